@@ -1,0 +1,485 @@
+// Package site is the shape of the site built from the valid records: the
+// repos, tags and families that bind the record pages, the related records
+// of each record, canonical groups of near-duplicate records, and the
+// paginated listings. It holds a small Summary per record, never the whole
+// record, so a dataset of half a million records fits in memory.
+package site
+
+import (
+	"cmp"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// Summary is what listings, links and the home page need of a record.
+type Summary struct {
+	ID         string
+	Repo       string
+	Slug       string
+	Message    string // errorMessage, cut for listings
+	Severity   string
+	ErrorType  string
+	ErrorClass string
+	ErrorCode  string
+	Family     string // backgroundTag
+	Tags       []string
+	Language   string
+	AnalyzedAt string
+	DocLen     int // bytes of documentation
+	Solutions  int // number of solutions
+	groupKey   string
+}
+
+// maxListedMessage bounds a message as shown in listings and links.
+const maxListedMessage = 200
+
+// Summarize makes a record's summary.
+func Summarize(r *record.Record) Summary {
+	key := ""
+	if r.ErrorCode != "" {
+		key = "code:" + r.ErrorCode
+	} else if r.MessagePattern != "" {
+		key = "pattern:" + r.MessagePattern
+	}
+	return Summary{
+		ID: r.ID, Repo: r.Repo, Slug: r.Slug,
+		Message:    Cut(r.ErrorMessage, maxListedMessage),
+		Severity:   r.Severity,
+		ErrorType:  r.ErrorType,
+		ErrorClass: r.ErrorClass,
+		ErrorCode:  r.ErrorCode,
+		Family:     r.BackgroundTag,
+		Tags:       slices.Clone(r.Tags),
+		Language:   record.Language(r.FilePath),
+		AnalyzedAt: r.AnalyzedAt,
+		DocLen:     len(r.Documentation),
+		Solutions:  len(r.Solutions),
+		groupKey:   key,
+	}
+}
+
+// Cut shortens s to at most n runes, at a word boundary when one is near,
+// and marks the cut with an ellipsis.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	if len(runes) <= n {
+		return s
+	}
+	cut := string(runes[:n-1])
+	if i := strings.LastIndexAny(cut, " \t\n"); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " \t\n") + "…"
+}
+
+// Path is the record page's folder relative to the site root.
+func (s *Summary) Path() string { return s.Repo + "/" + s.Slug + "/" }
+
+// Thin reports a record with little to say: documentation under 200
+// characters and no solutions.
+func (s *Summary) Thin() bool { return s.DocLen < 200 && s.Solutions == 0 }
+
+// Repo is one repository of the dataset with its records.
+type Repo struct {
+	Name        string // owner/name
+	Description string
+	Language    string // from repos.json, else the records' most common language
+	Stars       int
+	Known       bool // an entry in repos.json described it
+	Records     []int32
+}
+
+// Path is the repo page's folder.
+func (r *Repo) Path() string { return r.Name + "/" }
+
+// Group is a tag or a family with its records.
+type Group struct {
+	Name    string
+	Records []int32
+	Repos   int // distinct repos among Records
+	Info    *record.Info
+}
+
+// Site is the whole model. Records are referred to by their index in
+// Summaries, which is the order they were added (the dataset's order).
+type Site struct {
+	Summaries []Summary
+	Repos     []*Repo  // by name
+	Tags      []*Group // by name
+	Families  []*Group // by name
+
+	repoByName   map[string]*Repo
+	tagByName    map[string]*Group
+	familyByName map[string]*Group
+	canonical    []int32 // canonical record of each record's group (itself when alone)
+	related      [][]int32
+	severities   map[string]int
+}
+
+// Builder collects summaries and dataset extras, then builds the Site.
+type Builder struct {
+	summaries []Summary
+	repos     []record.Repo
+	infos     []record.Info
+}
+
+// Add adds a valid record; it returns the record's index in the site.
+func (b *Builder) Add(s Summary) int32 {
+	b.summaries = append(b.summaries, s)
+	return int32(len(b.summaries) - 1)
+}
+
+// AddRepoEntries adds repo descriptions from an export's repos.json.
+func (b *Builder) AddRepoEntries(rs []record.Repo) { b.repos = append(b.repos, rs...) }
+
+// AddInfos adds background articles from an export's info/ folder.
+func (b *Builder) AddInfos(in []record.Info) { b.infos = append(b.infos, in...) }
+
+// Build computes the site. It is deterministic for the same input order.
+func (b *Builder) Build() *Site {
+	s := &Site{
+		Summaries:    b.summaries,
+		repoByName:   map[string]*Repo{},
+		tagByName:    map[string]*Group{},
+		familyByName: map[string]*Group{},
+		severities:   map[string]int{},
+	}
+	for i := range s.Summaries {
+		sum := &s.Summaries[i]
+		idx := int32(i)
+		s.severities[sum.Severity]++
+		r := s.repoByName[sum.Repo]
+		if r == nil {
+			r = &Repo{Name: sum.Repo}
+			s.repoByName[sum.Repo] = r
+			s.Repos = append(s.Repos, r)
+		}
+		r.Records = append(r.Records, idx)
+		for _, t := range sum.Tags {
+			g := s.tagByName[t]
+			if g == nil {
+				g = &Group{Name: t}
+				s.tagByName[t] = g
+				s.Tags = append(s.Tags, g)
+			}
+			// A record listing a tag twice is still listed once.
+			if n := len(g.Records); n == 0 || g.Records[n-1] != idx {
+				g.Records = append(g.Records, idx)
+			}
+		}
+		if sum.Family != "" {
+			g := s.familyByName[sum.Family]
+			if g == nil {
+				g = &Group{Name: sum.Family}
+				s.familyByName[sum.Family] = g
+				s.Families = append(s.Families, g)
+			}
+			g.Records = append(g.Records, idx)
+		}
+	}
+	for _, e := range b.repos {
+		if r := s.repoByName[e.Repo]; r != nil {
+			r.Description, r.Language, r.Stars, r.Known = e.Description, e.Language, e.Stars, true
+		}
+	}
+	for i := range b.infos {
+		in := &b.infos[i]
+		if g := s.familyByName[in.Family()]; g != nil && g.Info == nil {
+			g.Info = in
+		}
+	}
+	byName := func(a, b *Group) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.Tags, byName)
+	slices.SortFunc(s.Families, byName)
+	for _, r := range s.Repos {
+		s.sortRecords(r.Records)
+		if r.Language == "" {
+			r.Language = s.commonLanguage(r.Records)
+		}
+	}
+	for _, g := range append(slices.Clone(s.Tags), s.Families...) {
+		s.sortRecords(g.Records)
+		g.Repos = s.countRepos(g.Records)
+	}
+	s.canonical = s.computeCanonical()
+	s.related = s.computeRelated()
+	return s
+}
+
+// sortRecords orders a listing: by repo, then slug, so pages are stable as
+// records are added elsewhere.
+func (s *Site) sortRecords(ids []int32) {
+	slices.SortFunc(ids, func(a, b int32) int {
+		x, y := &s.Summaries[a], &s.Summaries[b]
+		return cmp.Or(strings.Compare(x.Repo, y.Repo), strings.Compare(x.Slug, y.Slug))
+	})
+}
+
+func (s *Site) countRepos(ids []int32) int {
+	seen := map[string]bool{}
+	for _, i := range ids {
+		seen[s.Summaries[i].Repo] = true
+	}
+	return len(seen)
+}
+
+func (s *Site) commonLanguage(ids []int32) string {
+	count := map[string]int{}
+	best := ""
+	for _, i := range ids {
+		l := s.Summaries[i].Language
+		if l == "" {
+			continue
+		}
+		count[l]++
+		if count[l] > count[best] || (count[l] == count[best] && l < best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// Repo, Tag and Family look up a binding page's group by name.
+func (s *Site) Repo(name string) *Repo    { return s.repoByName[name] }
+func (s *Site) Tag(name string) *Group    { return s.tagByName[name] }
+func (s *Site) Family(name string) *Group { return s.familyByName[name] }
+
+// SeverityCounts returns the number of records of each severity, in the
+// schema's order of severities.
+func (s *Site) SeverityCounts() []Count {
+	out := make([]Count, 0, len(record.Severities))
+	for _, sev := range record.Severities {
+		out = append(out, Count{Name: sev, N: s.severities[sev]})
+	}
+	return out
+}
+
+// Count is a name with a number, for charts and lists.
+type Count struct {
+	Name string
+	N    int
+}
+
+// TopFamilies returns the n largest families, largest first.
+func (s *Site) TopFamilies(n int) []*Group {
+	fs := slices.Clone(s.Families)
+	slices.SortStableFunc(fs, func(a, b *Group) int { return cmp.Compare(len(b.Records), len(a.Records)) })
+	return fs[:min(n, len(fs))]
+}
+
+// TopRepos returns the n repos with the most records, most first.
+func (s *Site) TopRepos(n int) []*Repo {
+	rs := slices.Clone(s.Repos)
+	slices.SortStableFunc(rs, func(a, b *Repo) int { return cmp.Compare(len(b.Records), len(a.Records)) })
+	return rs[:min(n, len(rs))]
+}
+
+// Recent returns the n most recently analysed records, newest first (ties by
+// path, so the list is deterministic).
+func (s *Site) Recent(n int) []int32 {
+	ids := make([]int32, len(s.Summaries))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	slices.SortFunc(ids, func(a, b int32) int {
+		x, y := &s.Summaries[a], &s.Summaries[b]
+		return cmp.Or(strings.Compare(y.AnalyzedAt, x.AnalyzedAt), strings.Compare(x.Path(), y.Path()))
+	})
+	return ids[:min(n, len(ids))]
+}
+
+// Canonical returns the record whose page is canonical for record i's group
+// of near-duplicates (records that share an errorCode, or else a
+// messagePattern); i itself when it stands alone or is the best of its group.
+func (s *Site) Canonical(i int32) int32 { return s.canonical[i] }
+
+// computeCanonical picks each group's best record: has solutions, then the
+// longest documentation, then the smallest slug (then path, to break ties
+// across repos).
+func (s *Site) computeCanonical() []int32 {
+	best := map[string]int32{}
+	better := func(a, b int32) bool {
+		x, y := &s.Summaries[a], &s.Summaries[b]
+		if (x.Solutions > 0) != (y.Solutions > 0) {
+			return x.Solutions > 0
+		}
+		if x.DocLen != y.DocLen {
+			return x.DocLen > y.DocLen
+		}
+		if x.Slug != y.Slug {
+			return x.Slug < y.Slug
+		}
+		return x.Path() < y.Path()
+	}
+	for i := range s.Summaries {
+		k := s.Summaries[i].groupKey
+		if k == "" {
+			continue
+		}
+		if b, ok := best[k]; !ok || better(int32(i), b) {
+			best[k] = int32(i)
+		}
+	}
+	out := make([]int32, len(s.Summaries))
+	for i := range s.Summaries {
+		out[i] = int32(i)
+		if b, ok := best[s.Summaries[i].groupKey]; ok {
+			out[i] = b
+		}
+	}
+	return out
+}
+
+// MaxRelated is how many related records a record page links to.
+const MaxRelated = 5
+
+// relatedCandidates bounds the candidates looked at per family and per tag,
+// so that a family or tag of tens of thousands of records costs no more
+// than a small one. Which candidates are looked at rotates with the record,
+// so links spread over the whole group rather than all pointing at its first
+// records.
+const relatedCandidates = 256
+
+// Related returns up to MaxRelated records related to record i: records of
+// the same family in other repos first, then records sharing the most tags;
+// ties broken by a hash of the pair, so the choice is deterministic and
+// spread out.
+func (s *Site) Related(i int32) []int32 { return s.related[i] }
+
+func (s *Site) computeRelated() [][]int32 {
+	out := make([][]int32, len(s.Summaries))
+	for i := range s.Summaries {
+		out[i] = s.relatedOf(int32(i))
+	}
+	return out
+}
+
+type candidate struct {
+	idx        int32
+	sameFamily bool
+	shared     int
+	tie        uint64
+}
+
+func (s *Site) relatedOf(i int32) []int32 {
+	me := &s.Summaries[i]
+	cands := map[int32]*candidate{}
+	visit := func(ids []int32, fn func(c *candidate)) {
+		if len(ids) == 0 {
+			return
+		}
+		n := min(len(ids), relatedCandidates)
+		start := int(pairHash(me.ID, "") % uint64(len(ids)))
+		for k := 0; k < n; k++ {
+			j := ids[(start+k)%len(ids)]
+			if j == i {
+				continue
+			}
+			c := cands[j]
+			if c == nil {
+				c = &candidate{idx: j, tie: pairHash(me.ID, s.Summaries[j].ID)}
+				cands[j] = c
+			}
+			fn(c)
+		}
+	}
+	if me.Family != "" {
+		if g := s.familyByName[me.Family]; g != nil {
+			visit(g.Records, func(c *candidate) {
+				if s.Summaries[c.idx].Repo != me.Repo {
+					c.sameFamily = true
+				}
+			})
+		}
+	}
+	for _, t := range me.Tags {
+		if g := s.tagByName[t]; g != nil {
+			visit(g.Records, func(c *candidate) { c.shared++ })
+		}
+	}
+	list := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		if c.sameFamily || c.shared > 0 {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *candidate) int {
+		if a.sameFamily != b.sameFamily {
+			if a.sameFamily {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(b.shared, a.shared), cmp.Compare(a.tie, b.tie), cmp.Compare(a.idx, b.idx))
+	})
+	out := make([]int32, 0, MaxRelated)
+	for _, c := range list[:min(MaxRelated, len(list))] {
+		out = append(out, c.idx)
+	}
+	return out
+}
+
+func pairHash(a, b string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(a))
+	h.Write([]byte{0})
+	h.Write([]byte(b))
+	return h.Sum64()
+}
+
+// Page is one page of a paginated listing.
+type Page struct {
+	Number int     // 1-based
+	Total  int     // number of pages
+	Items  []int32 // records (or group indexes) on this page
+}
+
+// Paginate splits a listing into pages of per items; an empty listing has
+// one empty page, so its binding page still exists.
+func Paginate(items []int32, per int) []Page {
+	if per <= 0 {
+		per = 100
+	}
+	total := max(1, (len(items)+per-1)/per)
+	pages := make([]Page, total)
+	for p := range pages {
+		lo, hi := p*per, min((p+1)*per, len(items))
+		pages[p] = Page{Number: p + 1, Total: total, Items: items[lo:hi]}
+	}
+	return pages
+}
+
+// PagePath is the folder of page n of a listing whose first page is base
+// ("owner/name/" → "owner/name/page/2/").
+func PagePath(base string, n int) string {
+	if n <= 1 {
+		return base
+	}
+	return base + "page/" + strconv.Itoa(n) + "/"
+}
+
+// Site sections: the folders of the binding pages.
+const (
+	ReposPath    = "repos/"
+	TagsPath     = "tags/"
+	FamiliesPath = "families/"
+	SearchPath   = "search/"
+	StaticPath   = "static/"
+)
+
+// TagPath and FamilyPath are the folders of one tag's and one family's page.
+func TagPath(tag string) string       { return TagsPath + tag + "/" }
+func FamilyPath(family string) string { return FamiliesPath + family + "/" }
+
+// ReservedOwners are first path segments the site uses for itself; a record
+// whose repo owner is one of them would collide with the site's own pages.
+var ReservedOwners = []string{"repos", "tags", "families", "search", "static",
+	"index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "opensearch.xml"}
