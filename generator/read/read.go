@@ -1,0 +1,329 @@
+// Package read finds record sources and streams the raw records out of them,
+// each with the place it came from.
+//
+// It recognises a wrapped record ({"record": {...}, "datasetVersion": "..."}),
+// a bare record object, a JSON array of records, JSON Lines (one record or
+// wrapped record per line), an upstream export folder (repos/<owner>/<name>.json,
+// repos.json, info/, tags.json, manifest.json), and any of these gzipped
+// (by the .gz suffix or by the gzip magic bytes). Other folders are walked
+// for .json, .jsonl and .ndjson files and their .gz forms.
+//
+// Records are not judged here: a record is whatever JSON value sits where a
+// record belongs, and package validate says what is wrong with it. This
+// package reports only what stops it from finding records at all (a file that
+// is not JSON, an unreadable folder) and the faults of the export's side
+// files (repos.json, info articles, tags.json, manifest.json).
+package read
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/validate/check"
+)
+
+// Source is where a record came from.
+type Source struct {
+	File  string `json:"file"`           // the path as found from the paths given to Read
+	Index int    `json:"index"`          // 0-based position of the record in its file
+	Line  int    `json:"line,omitempty"` // 1-based line for JSON Lines, else 0
+}
+
+// String is "FILE: record INDEX", with ":LINE" after FILE for JSON Lines.
+func (s Source) String() string {
+	f := s.File
+	if s.Line > 0 {
+		f += ":" + strconv.Itoa(s.Line)
+	}
+	return f + ": record " + strconv.Itoa(s.Index)
+}
+
+// Item is one raw record.
+type Item struct {
+	Source Source
+	// Raw is the record's JSON value, unwrapped when it came in a wrapper.
+	// It is a slice of the file's buffer, which is never written to again:
+	// it is safe to keep, but keeping it keeps the whole file's buffer
+	// alive, so copy it (bytes.Clone) to keep it long.
+	Raw json.RawMessage
+	// DatasetVersion is the wrapper's datasetVersion, "" for bare records.
+	DatasetVersion string
+}
+
+// Tag is one entry of an export's tags.json: an error family.
+type Tag struct {
+	Tag        string `json:"tag"`
+	ErrorCount int    `json:"errorCount"`
+	RepoCount  int    `json:"repoCount"`
+	InfoSlug   string `json:"infoSlug"` // "" when null
+}
+
+// Extras is what an export holds besides records.
+type Extras struct {
+	Repos []record.Repo // repos.json entries that passed the checks, in file order; first of duplicates kept
+	Infos []record.Info // info articles that passed the checks, by slug
+	Tags  []Tag         // tags.json entries that passed the checks, in file order
+	// DatasetVersion is the newest datasetVersion seen in a manifest or a
+	// record wrapper that is an ISO 8601 UTC time ("" when none); such
+	// times order as strings.
+	DatasetVersion string
+	Files          int // record files read
+	Records        int // records handed to each
+}
+
+// FileError is a problem with a file or with one entry of it. Line and
+// Column (1-based, bytes) are set when the fault has a position; for a
+// gzipped file they count in the decompressed text.
+type FileError struct {
+	File   string
+	Line   int
+	Column int
+	Offset int64 // byte offset of the fault, -1 when unknown
+	Index  int   // the record or entry concerned, -1 when the whole file
+	Err    error
+}
+
+func (e *FileError) Error() string {
+	var b []byte
+	b = append(b, e.File...)
+	if e.Line > 0 {
+		b = strconv.AppendInt(append(b, ':'), int64(e.Line), 10)
+		b = strconv.AppendInt(append(b, ':'), int64(e.Column), 10)
+	} else if e.Offset >= 0 && e.Index < 0 {
+		b = strconv.AppendInt(append(b, ": byte "...), e.Offset, 10)
+	}
+	b = append(b, ": "...)
+	if e.Index >= 0 && e.Line == 0 {
+		b = strconv.AppendInt(append(b, "entry "...), int64(e.Index), 10)
+		b = append(b, ": "...)
+	}
+	b = append(b, e.Err.Error()...)
+	return string(b)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Options tune Read. The zero value is the default.
+type Options struct {
+	// Workers read, decompress and split files ahead of the consumer; 0
+	// means GOMAXPROCS. At most Workers+1 files are held in memory at once.
+	Workers int
+	// MaxFileSize caps a file's (decompressed) size, so that a gzip bomb or
+	// a stray huge file cannot exhaust memory; 0 means 1 GiB.
+	MaxFileSize int64
+}
+
+// Read reads the files and folders at paths with the default options.
+func Read(paths []string, each func(Item) error) (*Extras, []error) {
+	return Options{}.Read(paths, each)
+}
+
+// Read calls each for every raw record found under paths, in a deterministic
+// order: record files sorted by path (whatever the order of paths), then by
+// position in the file. each is called from one goroutine, one item at a
+// time. Files are read, decompressed and split in parallel underneath.
+//
+// It returns the export extras found and the problems met; problems are not
+// fatal, and every other file is still read. If each returns an error, Read
+// stops and returns that error, unwrapped, as the last problem.
+func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) {
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = 1 << 30
+	}
+	if each == nil {
+		each = func(Item) error { return nil } // still useful: it checks the files
+	}
+	r := &reader{opts: o, extras: &Extras{}}
+	plan := r.discover(paths)
+	r.readMeta(plan)
+	if err := r.readRecords(plan.records, each); err != nil {
+		r.problems = append(r.problems, err)
+	}
+	return r.extras, r.problems
+}
+
+type reader struct {
+	opts     Options
+	extras   *Extras
+	problems []error
+}
+
+func (r *reader) problem(err error) { r.problems = append(r.problems, err) }
+
+// version keeps the newest dataset version. Only well-formed UTC times
+// count: a wrapper's datasetVersion is untrusted text, and a value like
+// "zzz" would otherwise win every comparison.
+func (r *reader) version(v string) {
+	if check.UTCTime(v) && v > r.extras.DatasetVersion {
+		r.extras.DatasetVersion = v
+	}
+}
+
+// fileResult is one record file's records and problems, filled by a worker.
+type fileResult struct {
+	items []Item
+	errs  []error
+	done  chan struct{}
+}
+
+// readRecords runs the workers and hands the records to each in file order.
+// A window of slots bounds the files in flight: a worker may run ahead of
+// the consumer by at most Workers+1 files, which bounds memory to about
+// that many files' contents whatever the size of the dataset.
+func (r *reader) readRecords(files []string, each func(Item) error) error {
+	if len(files) == 0 {
+		return nil
+	}
+	results := make([]fileResult, len(files))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	slots := make(chan struct{}, r.opts.Workers+1)
+	jobs := make(chan int)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // feeder: hands out files in order, never more than the window
+		defer wg.Done()
+		defer close(jobs)
+		for i := range files {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for w := 0; w < r.opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				res := &results[i]
+				res.items, res.errs = r.readRecordFile(files[i])
+				close(res.done)
+			}
+		}()
+	}
+	var err error
+	for i := range files {
+		res := &results[i]
+		<-res.done
+		r.problems = append(r.problems, res.errs...)
+		r.extras.Files++
+		for _, it := range res.items {
+			if it.DatasetVersion != "" {
+				r.version(it.DatasetVersion)
+			}
+			r.extras.Records++
+			if err = each(it); err != nil {
+				break
+			}
+		}
+		*res = fileResult{} // let the file's buffer go
+		<-slots
+		if err != nil {
+			break
+		}
+	}
+	// The feeder waits on stop as well as on the window, so closing stop
+	// ends it; the workers then finish the file in hand and see jobs closed.
+	close(stop)
+	wg.Wait()
+	return err
+}
+
+// readRecordFile reads one record file whole and splits it into records.
+func (r *reader) readRecordFile(path string) ([]Item, []error) {
+	data, err := r.load(path)
+	if err != nil {
+		return nil, []error{err}
+	}
+	return splitRecords(path, data, isLines(path))
+}
+
+// load reads a file whole, decompressing it when it is gzipped (told by its
+// magic bytes, whatever its name).
+func (r *reader) load(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, wholeFile(path, unwrapPathError(err))
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	if size > r.opts.MaxFileSize {
+		return nil, wholeFile(path, fmt.Errorf("file is %d bytes, over the %d-byte limit", size, r.opts.MaxFileSize))
+	}
+	// Size the buffer up front: one allocation for the common case.
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, wholeFile(path, unwrapPathError(err))
+	}
+	data := buf.Bytes()
+	if !isGzip(data) {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, wholeFile(path, fmt.Errorf("bad gzip data: %w", err))
+	}
+	// The gzip trailer holds the decompressed size (mod 2³², and only of
+	// the last member): a hint to size the buffer once, trusted no further.
+	hint := int64(4 * len(data))
+	if len(data) >= 18 { // header 10 + trailer 8: anything shorter is not gzip
+		if n := int64(binary.LittleEndian.Uint32(data[len(data)-4:])); n >= int64(len(data)/2) && n <= r.opts.MaxFileSize {
+			hint = n
+		}
+	}
+	out := bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead))
+	n, err := out.ReadFrom(io.LimitReader(zr, r.opts.MaxFileSize+1))
+	if err != nil {
+		return nil, wholeFile(path, fmt.Errorf("bad gzip data: %w", err))
+	}
+	if n > r.opts.MaxFileSize {
+		return nil, wholeFile(path, fmt.Errorf("decompresses to over the %d-byte limit", r.opts.MaxFileSize))
+	}
+	return out.Bytes(), nil
+}
+
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// unwrapPathError drops the *PathError's own path: FileError names the file.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// wholeFile is a problem with a whole file, at no particular place.
+func wholeFile(path string, err error) *FileError {
+	return &FileError{File: path, Offset: -1, Index: -1, Err: err}
+}
+
+// entryError is a problem with entry index of a side file (repos.json, ...).
+func entryError(path string, index int, err error) *FileError {
+	return &FileError{File: path, Offset: -1, Index: index, Err: err}
+}

@@ -1,0 +1,245 @@
+package read
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// plan lists the files to read, by role.
+type plan struct {
+	records     []string
+	repos       []string // repos.json
+	tags        []string // tags.json
+	manifests   []string // manifest.json
+	infos       []string // info/<slug>.json
+	infoIndexes []string // info/index.json
+}
+
+// candidate is a file found, under the name it was found by and its real
+// path, which tells when two names (a symlink, "a/b" and "./a/b") are one file.
+type candidate struct{ name, real string }
+
+type finder struct {
+	r                                                  *reader
+	records, repos, tags, manifests, infos, infoIndexs []candidate
+}
+
+// discover expands paths into the files to read. Each list is sorted by
+// name and rid of files met twice, so that the order of the paths given does
+// not change the output.
+func (r *reader) discover(paths []string) plan {
+	f := &finder{r: r}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			r.problem(wholeFile(p, unwrapPathError(err)))
+			continue
+		}
+		if fi.IsDir() {
+			f.walk(p)
+			continue
+		}
+		real, err := realPath(p)
+		if err != nil {
+			r.problem(wholeFile(p, unwrapPathError(err)))
+			continue
+		}
+		c := candidate{p, real}
+		// A file named explicitly is read whatever its extension; the
+		// export's side files keep their role when named alone.
+		switch trimGz(filepath.Base(p)) {
+		case "repos.json":
+			f.repos = append(f.repos, c)
+		case "tags.json":
+			f.tags = append(f.tags, c)
+		case "manifest.json":
+			f.manifests = append(f.manifests, c)
+		default:
+			f.records = append(f.records, c)
+		}
+	}
+	return plan{
+		records:     unique(f.records),
+		repos:       unique(f.repos),
+		tags:        unique(f.tags),
+		manifests:   unique(f.manifests),
+		infos:       unique(f.infos),
+		infoIndexes: unique(f.infoIndexs),
+	}
+}
+
+func unique(cs []candidate) []string {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	seen := make(map[string]bool, len(cs))
+	out := make([]string, 0, len(cs))
+	for _, c := range cs {
+		if seen[c.real] {
+			continue
+		}
+		seen[c.real] = true
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// walk finds the files under root. Hidden files and folders are skipped (a
+// .git folder is not data). A symbolic link is followed only to a file that
+// lies inside root: a link out of the tree is reported and skipped, and a
+// link to a folder is skipped, since what it points to inside the tree is
+// walked where it lives (and following folder links can loop).
+func (f *finder) walk(root string) {
+	rootReal, err := realPath(root)
+	if err != nil {
+		f.r.problem(wholeFile(root, unwrapPathError(err)))
+		return
+	}
+	var visit func(dir, dirReal string)
+	visit = func(dir, dirReal string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			f.r.problem(wholeFile(dir, unwrapPathError(err)))
+			return
+		}
+		export := isExport(entries)
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			real := filepath.Join(dirReal, name)
+			switch t := e.Type(); {
+			case t&fs.ModeSymlink != 0:
+				target, err := filepath.EvalSymlinks(path)
+				if err != nil {
+					f.r.problem(wholeFile(path, fmt.Errorf("broken symbolic link: %w", unwrapPathError(err))))
+					continue
+				}
+				if !within(rootReal, target) {
+					f.r.problem(wholeFile(path, errors.New("symbolic link leads out of the folder being read; skipped")))
+					continue
+				}
+				ti, err := os.Stat(target)
+				if err != nil || !ti.Mode().IsRegular() {
+					continue
+				}
+				real = target
+			case t.IsDir():
+				if export {
+					switch name {
+					case "info":
+						f.infoDir(path)
+						continue
+					case "search":
+						continue // the upstream search shards: not records
+					}
+				}
+				visit(path, real)
+				continue
+			case !t.IsRegular():
+				continue
+			}
+			c := candidate{path, real}
+			base := trimGz(name)
+			if export {
+				switch base {
+				case "repos.json":
+					f.repos = append(f.repos, c)
+					continue
+				case "tags.json":
+					f.tags = append(f.tags, c)
+					continue
+				case "manifest.json":
+					f.manifests = append(f.manifests, c)
+					continue
+				case "index.json":
+					continue // the upstream compact search index: not records
+				}
+			}
+			if isRecordName(base) {
+				f.records = append(f.records, c)
+			}
+		}
+	}
+	visit(root, rootReal)
+}
+
+// infoDir lists an export's info articles.
+func (f *finder) infoDir(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		f.r.problem(wholeFile(dir, unwrapPathError(err)))
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !e.Type().IsRegular() || !strings.HasSuffix(trimGz(name), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		real, err := realPath(path)
+		if err != nil {
+			f.r.problem(wholeFile(path, unwrapPathError(err)))
+			continue
+		}
+		if trimGz(name) == "index.json" {
+			f.infoIndexs = append(f.infoIndexs, candidate{path, real})
+		} else {
+			f.infos = append(f.infos, candidate{path, real})
+		}
+	}
+}
+
+// isExport tells an export folder by its side files. Its info/ folder then
+// holds articles, and its index.json and search/ (upstream's search data)
+// are left alone; every other file is read for records as usual, so a
+// sample folder with a repos.json beside loose record files works too.
+func isExport(entries []fs.DirEntry) bool {
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch trimGz(e.Name()) {
+		case "manifest.json", "repos.json", "tags.json":
+			return true
+		}
+	}
+	return false
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+func trimGz(name string) string { return strings.TrimSuffix(name, ".gz") }
+
+func isRecordName(base string) bool {
+	switch filepath.Ext(base) {
+	case ".json", ".jsonl", ".ndjson":
+		return true
+	}
+	return false
+}
+
+// isLines tells JSON Lines by the file name.
+func isLines(path string) bool {
+	switch filepath.Ext(trimGz(path)) {
+	case ".jsonl", ".ndjson":
+		return true
+	}
+	return false
+}

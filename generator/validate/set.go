@@ -1,0 +1,129 @@
+package validate
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/errdocs/errdocs/generator/read"
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/validate/check"
+)
+
+// Set keeps the dataset-wide rules: ids unique over the dataset, slugs
+// unique within a repo. Add records in read order, and only records that
+// passed Record: then "first" means first in the deterministic read order,
+// and a rejected record does not hold an id that a later valid one needs.
+// A Set is safe for concurrent use, but concurrent adds make "first"
+// depend on timing.
+//
+// Memory is sized for half a million records: an id is held as 8 bytes, a
+// slug as its string (a small allocation of its own, so it pins nothing
+// else), and a place as three small integers with file names interned.
+type Set struct {
+	mu    sync.Mutex
+	ids   map[[8]byte]place
+	slugs map[string]map[string]place // repo → slug → first place
+	files []string
+	fileN map[string]int32
+}
+
+type place struct {
+	file  int32
+	index int32
+	line  int32
+}
+
+// NewSet returns an empty set.
+func NewSet() *Set {
+	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, fileN: map[string]int32{}}
+}
+
+// Add records rec, read from src, and returns a problem for each rule it
+// breaks: an id seen before, or a slug seen before in the same repo. The
+// rule names where the first one was read. A record with problems is not
+// added, so that it cannot shadow a later record.
+func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
+	var key [8]byte
+	idOK := check.ID(rec.ID)
+	if idOK {
+		hex.Decode(key[:], []byte(rec.ID))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ps []Problem
+	if idOK {
+		if first, ok := s.ids[key]; ok {
+			ps = append(ps, Problem{"id", "already used by " + s.where(first)})
+		}
+	}
+	bySlug := s.slugs[rec.Repo]
+	if first, ok := bySlug[rec.Slug]; ok {
+		ps = append(ps, Problem{"slug", "already used in " + rec.Repo + " by " + s.where(first)})
+	}
+	if len(ps) > 0 {
+		return ps
+	}
+	p := s.place(src)
+	if idOK {
+		s.ids[key] = p
+	}
+	if bySlug == nil {
+		bySlug = map[string]place{}
+		s.slugs[rec.Repo] = bySlug
+	}
+	bySlug[rec.Slug] = p
+	return nil
+}
+
+func (s *Set) place(src read.Source) place {
+	n, ok := s.fileN[src.File]
+	if !ok {
+		n = int32(len(s.files))
+		s.files = append(s.files, src.File)
+		s.fileN[src.File] = n
+	}
+	return place{file: n, index: int32(src.Index), line: int32(src.Line)}
+}
+
+func (s *Set) where(p place) string {
+	return read.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
+}
+
+// Reject is a record left out, with everything wrong with it.
+type Reject struct {
+	Source   read.Source     `json:"source"`
+	ID       string          `json:"id"` // as the record gave it; Error prints "?" unless it is a valid id
+	Problems []Problem       `json:"problems"`
+	Raw      json.RawMessage `json:"record"`
+}
+
+// Error is one line per problem:
+//
+//	FILE: record INDEX (id ID): FIELD: RULE
+//
+// ID is "?" when the record's id is not a valid id: it is untrusted text
+// that would otherwise go to a terminal as it is.
+func (r Reject) Error() string {
+	id := r.ID
+	if !check.ID(id) {
+		id = "?"
+	}
+	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "
+	if len(r.Problems) == 0 {
+		return head + "rejected"
+	}
+	var b strings.Builder
+	for i, p := range r.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(head)
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+		b.WriteString(p.Rule)
+	}
+	return b.String()
+}
