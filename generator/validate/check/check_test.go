@@ -67,10 +67,10 @@ func TestLines(t *testing.T) {
 }
 
 func TestRepoReservedOwner(t *testing.T) {
-	if got := Repo("tags/jax"); len(got) != 1 || !strings.Contains(got[0], "reserved") {
+	if got := check.Repo("tags/jax"); len(got) != 1 || !strings.Contains(got[0], "reserved") {
 		t.Errorf(`Repo("tags/jax") = %q, want one "reserved" problem`, got)
 	}
-	if got := Repo("jax-ml/tags"); len(got) != 0 {
+	if got := check.Repo("jax-ml/tags"); len(got) != 0 {
 		t.Errorf(`Repo("jax-ml/tags") = %q, want none`, got)
 	}
 }
