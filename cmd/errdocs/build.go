@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	errdocs "github.com/errdocs/errdocs"
+	"github.com/errdocs/errdocs/generator/build"
+)
+
+// siteFlags are the flags of every command that builds a site.
+type siteFlags struct {
+	out, cache, templates, rejects string
+	strict, stats, quiet           bool
+	site                           siteSettings
+}
+
+func (f *siteFlags) register(fs *flag.FlagSet, defaultOut string) {
+	fs.StringVar(&f.out, "out", defaultOut, "output `folder`")
+	fs.StringVar(&f.cache, "cache", "", "cache `folder` for highlighted code and the search index (default .errdocs-cache beside the output)")
+	fs.StringVar(&f.templates, "templates", "", "read templates from this `folder` instead of the built-in ones (missing files fall back to the built-in ones)")
+	fs.StringVar(&f.rejects, "rejects", "", "write rejected records to this `file` as JSON Lines")
+	fs.BoolVar(&f.strict, "strict", false, "fail (exit status 1) when any record is rejected, leaving the previous site untouched")
+	fs.BoolVar(&f.stats, "stats", false, "print where the time went, stage by stage")
+	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	f.site.register(fs)
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "%s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (build.Config, error) {
+	if err := f.site.resolve(fs); err != nil {
+		return build.Config{}, err
+	}
+	tmpl, static, err := errdocs.Assets(f.templates)
+	if err != nil {
+		return build.Config{}, errUsage{err.Error()}
+	}
+	c := build.Config{
+		Paths: paths, Out: f.out, CacheDir: f.cache, Templates: tmpl, Static: static,
+		Strict: f.strict, RejectsFile: f.rejects,
+		Title: f.site.title, Description: f.site.description, BaseURL: f.site.baseURL, PerPage: f.site.perPage,
+	}
+	c.Problem = func(msg string) {
+		for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+			fmt.Fprintln(stderr, line)
+		}
+	}
+	return c, nil
+}
+
+func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f siteFlags
+	fs := newFlagSet("build", "Usage: errdocs build [PATH...] [flags]\n\nBuilds the site from the records in PATH (default content/) into --out (default site/).\nA record that breaks a rule is reported and left out; the others still build.", stderr)
+	f.register(fs, "site")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	c, err := f.config(fs, paths, stderr)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, f.quiet)
+	c.Progress = bar.update
+	start := time.Now()
+	rep, err := build.Build(ctx, c)
+	bar.clear()
+	if err != nil {
+		return err
+	}
+	if f.stats {
+		printStats(stdout, rep)
+	}
+	if !f.quiet {
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
+			rep.Read, rep.Files, rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f siteFlags
+	fs := newFlagSet("check", "Usage: errdocs check [PATH...] [flags]\n\nValidates the records in PATH (default content/) without building; reports as build does.", stderr)
+	fs.StringVar(&f.rejects, "rejects", "", "write rejected records to this `file` as JSON Lines")
+	fs.BoolVar(&f.strict, "strict", false, "fail (exit status 1) when any record is rejected")
+	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	c, err := f.config(fs, paths, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := build.Check(ctx, c)
+	if err != nil {
+		return err
+	}
+	if !f.quiet {
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, %d valid, rejected %d\n", rep.Read, rep.Files, rep.Built, rep.Rejected)
+	}
+	return nil
+}
+
+func printStats(w io.Writer, rep *build.Report) {
+	var total time.Duration
+	for _, s := range rep.Stages {
+		total += s.Time
+	}
+	fmt.Fprintln(w, "stage            time      share")
+	for _, s := range rep.Stages {
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(s.Time) / float64(total)
+		}
+		fmt.Fprintf(w, "%-14s %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), share)
+	}
+	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
+}
+
+// progress draws a one-line progress bar on a terminal, only once a build
+// has run for a second; it stays silent when output is not a terminal.
+type progress struct {
+	w     io.Writer
+	on    bool
+	start time.Time
+	last  time.Time
+	drawn bool
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, on: !quiet && ok && isTerminal(f), start: time.Now()}
+}
+
+func (p *progress) update(stage string, done, total int) {
+	if !p.on || time.Since(p.start) < time.Second || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.drawn = true
+	if total <= 0 {
+		fmt.Fprintf(p.w, "\r\x1b[K%-8s %d", stage, done)
+		return
+	}
+	const width = 30
+	filled := width * done / total
+	fmt.Fprintf(p.w, "\r\x1b[K%-8s [%s%s] %d/%d", stage, strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+}
+
+func (p *progress) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

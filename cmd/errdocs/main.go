@@ -1,0 +1,110 @@
+// Command errdocs builds a static documentation site from a dataset of
+// error records.
+//
+// Exit status: 0 when the command did its job, 1 when it failed, 2 on bad
+// usage. Errors go to standard error, one line each.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at release time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `errdocs builds a static documentation site from a dataset of error records.
+
+Usage:
+  errdocs build [PATH...] [flags]   build the site (default: content/ into site/)
+  errdocs check [PATH...] [flags]   validate records only
+  errdocs bundle [PATH...] --out FILE
+                                    build an offline bundle (.zip or .tar.gz)
+  errdocs serve [PATH...] [flags]   build, serve on 127.0.0.1 and rebuild on change
+  errdocs version                   print the version
+  errdocs help [COMMAND]            show help
+
+PATH is a record file (JSON, JSON Lines, gzipped or not), a folder of them, or
+an export folder (repos/, repos.json, info/, manifest.json). Run
+"errdocs COMMAND --help" for a command's flags.
+`
+
+// errUsage marks an error as bad usage (exit status 2).
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "build":
+		err = cmdBuild(ctx, rest, stdout, stderr)
+	case "check":
+		err = cmdCheck(ctx, rest, stdout, stderr)
+	case "bundle":
+		err = cmdBundle(ctx, rest, stdout, stderr)
+	case "serve":
+		err = cmdServe(ctx, rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "errdocs %s\n", version)
+	case "help", "-h", "--help", "-help":
+		if len(rest) > 0 && rest[0] != "help" {
+			return run(ctx, []string{rest[0], "--help"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "errdocs: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	var u errUsage
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "errdocs %s: %s\n", cmd, u.msg)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "errdocs %s: %v\n", cmd, err)
+		return 1
+	}
+}
+
+// parse parses flags that may stand before, between or after the paths, as
+// people type them ("errdocs build content --out public").
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return paths, nil
+		}
+		paths = append(paths, args[0])
+		args = args[1:]
+	}
+}

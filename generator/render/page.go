@@ -1,0 +1,102 @@
+package render
+
+import (
+	"github.com/errdocs/errdocs/generator/site"
+)
+
+// Page is the data every template gets. Templates link with .Link "path/"
+// (a site path), .Asset "name" (a static asset) and .Root; the page's own
+// data is in .Data.
+type Page struct {
+	links site.Links
+	// abs is the base URL when links must be absolute: the 404 page is
+	// served at any URL depth, so relative links cannot work there.
+	abs string
+
+	// SiteTitle and SiteDescription name the site.
+	SiteTitle, SiteDescription string
+	// Head feeds the head element: title, description, canonical link,
+	// robots; later Open Graph and JSON-LD.
+	Head Head
+	// Crumbs is the breadcrumb trail; the last one is the page itself.
+	Crumbs []Crumb
+	// Search marks the search page, whose main element carries the data
+	// attributes the search script reads.
+	Search bool
+	// Data is the page's own data (recordData, homeData, …).
+	Data any
+}
+
+// Head is what the head element says about a page. Every field is plain
+// text or a URL; templates escape them for their contexts.
+type Head struct {
+	// Title is the full document title.
+	Title string
+	// Description is the meta description ("" for none).
+	Description string
+	// Canonical is the page's canonical absolute URL ("" without a base
+	// URL).
+	Canonical string
+	// Robots is the robots meta content ("" for the default).
+	Robots string
+	// Type is the Open Graph type: "article" for records, else "website".
+	Type string
+	// JSONLD holds structured data objects, each written as its own
+	// application/ld+json block (html/template escapes them as JSON inside
+	// a script element, so no string can end the element).
+	JSONLD []any
+}
+
+// Crumb is one step of the breadcrumb trail. Path is a site path; the last
+// crumb (the page itself) is not linked.
+type Crumb struct {
+	Name, Path string
+}
+
+// Link returns the URL of a site path from this page.
+func (p *Page) Link(path string) string {
+	if p.abs != "" {
+		u := site.Absolute(p.abs, path)
+		if p.links.IndexFile && (path == "" || path[len(path)-1] == '/') {
+			u += "index.html"
+		}
+		return u
+	}
+	return p.links.Link(path)
+}
+
+// Asset returns the URL of a static asset from this page.
+func (p *Page) Asset(name string) string {
+	if p.abs != "" {
+		if pub, ok := p.links.Assets[name]; ok {
+			return site.Absolute(p.abs, pub)
+		}
+		return site.Absolute(p.abs, site.StaticPath+name)
+	}
+	return p.links.Asset(name)
+}
+
+// Root returns the URL of the site root from this page.
+func (p *Page) Root() string {
+	if p.abs != "" {
+		return p.abs
+	}
+	return p.links.Root()
+}
+
+// IndexFile reports whether links name index.html (offline bundle).
+func (p *Page) IndexFile() bool { return p.links.IndexFile }
+
+// page starts the data of the page at site path from.
+func (r *Renderer) page(from string, title string) *Page {
+	t := r.o.Title
+	if title != "" {
+		t = title + " · " + r.o.Title
+	}
+	return &Page{
+		links:           site.Links{From: from, IndexFile: r.o.IndexFile, Assets: r.o.Assets},
+		SiteTitle:       r.o.Title,
+		SiteDescription: r.o.Description,
+		Head:            Head{Title: t, Canonical: site.Absolute(r.o.BaseURL, from), Type: "website"},
+	}
+}

@@ -1,0 +1,389 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"net/url"
+	"strconv"
+
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/site"
+)
+
+// groupEntry is one repo, tag or family in a listing of them.
+type groupEntry struct {
+	Name, Href string
+	Records    int
+	Repos      int // tags and families: repos they span
+	// Repos only.
+	Description, Language string
+	Stars                 int
+	Known                 bool // stars are known (the repo had an entry)
+}
+
+func repoEntry(p *Page, r *site.Repo) groupEntry {
+	return groupEntry{Name: r.Name, Href: p.Link(r.Path()), Records: len(r.Records),
+		Description: r.Description, Language: r.Language, Stars: r.Stars, Known: r.Known}
+}
+
+func groupEntryOf(p *Page, g *site.Group, path string) groupEntry {
+	return groupEntry{Name: g.Name, Href: p.Link(path), Records: len(g.Records), Repos: g.Repos}
+}
+
+// homeData is the home page's .Data.
+type homeData struct {
+	Records, Repos, Tags, Families int
+	Severity, Family               *chart // Family is nil without families
+	TopRepos, TopFamilies          []groupEntry
+	MoreRepos, MoreFamilies        bool
+	Recent                         []entry
+}
+
+// pager is the navigation of a paginated listing.
+type pager struct {
+	Number, Total int
+	Prev, Next    string // site paths, "" at the ends
+	Pages         []pageLink
+}
+
+// pageLink is one page number; Gap marks an ellipsis between numbers.
+type pageLink struct {
+	N       int
+	Path    string
+	Current bool
+	Gap     bool
+}
+
+// listData is the .Data of one page of a listing: a repo's, a tag's or a
+// family's records (repo.html, group.html), or the repos, tags or families
+// (repos.html, groups.html).
+type listData struct {
+	Heading string
+	Kind    string // "repo", "tag", "family"; for groups.html "tags" or "families"
+	Group   groupEntry
+	Search  string // URL of the filtered search, "" for none
+	Info    *infoData
+	Entries []entry
+	Groups  []groupEntry
+	Pager   *pager // nil when the listing fits one page
+	First   int    // 1-based position of the first entry, for <ol start>
+}
+
+// infoData is a family's background article.
+type infoData struct {
+	Title, Summary string
+	Background     template.HTML
+	Causes         []causeData
+	Fixes          []template.HTML
+}
+
+type causeData struct {
+	Cause  string
+	Detail template.HTML
+}
+
+// Pages renders every binding page and passes each to emit with its file
+// path relative to the site root ("tags/jax/index.html"), in a fixed order.
+func (r *Renderer) Pages(s *site.Site, emit func(path string, html []byte) error) error {
+	steps := []func(*site.Site, func(string, []byte) error) error{
+		r.home, r.repos, r.tags, r.families, r.search, r.notFound,
+	}
+	for _, step := range steps {
+		if err := step(s, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Home page sizes: what the home page lists before linking to the full
+// listings.
+const (
+	homeRepos    = 30
+	homeFamilies = 20
+	homeRecent   = 20
+	chartBars    = 10
+)
+
+func (r *Renderer) home(s *site.Site, emit func(string, []byte) error) error {
+	// The home page lists a few of each kind; if records with very long
+	// names make it too large, it lists half as many, and so on.
+	for div := 1; ; div *= 2 {
+		b, err := r.homePage(s, div)
+		if err != nil {
+			return err
+		}
+		if len(b) <= MaxPage || div >= homeRepos {
+			return emit("index.html", b)
+		}
+	}
+}
+
+// homePage renders the home page listing 1/div of the usual number of
+// repos, families and recent records.
+func (r *Renderer) homePage(s *site.Site, div int) ([]byte, error) {
+	p := r.page("", "")
+	p.Head.Description = r.o.Description
+	d := &homeData{Records: len(s.Summaries), Repos: len(s.Repos), Tags: len(s.Tags), Families: len(s.Families)}
+	var sev []site.Count
+	for _, c := range s.SeverityCounts() {
+		sev = append(sev, site.Count{Name: sevLabel(c.Name), N: c.N})
+	}
+	d.Severity = newChart("chart-sev", "Records by severity", sev, record.Severities)
+	if len(s.Families) > 0 {
+		var fam []site.Count
+		for _, g := range s.TopFamilies(chartBars) {
+			fam = append(fam, site.Count{Name: g.Name, N: len(g.Records)})
+		}
+		title := "Records by family"
+		if len(s.Families) > chartBars {
+			title = "Records in the " + strconv.Itoa(chartBars) + " largest families"
+		}
+		d.Family = newChart("chart-fam", title, fam, nil)
+	}
+	for _, rp := range s.TopRepos(homeRepos / div) {
+		d.TopRepos = append(d.TopRepos, repoEntry(p, rp))
+	}
+	d.MoreRepos = len(s.Repos) > len(d.TopRepos)
+	for _, g := range s.TopFamilies(homeFamilies / div) {
+		d.TopFamilies = append(d.TopFamilies, groupEntryOf(p, g, site.FamilyPath(g.Name)))
+	}
+	d.MoreFamilies = len(s.Families) > len(d.TopFamilies)
+	for _, i := range s.Recent(homeRecent / div) {
+		d.Recent = append(d.Recent, entryOf(p, s, i, true))
+	}
+	p.Data = d
+	return r.execute(homePage, p)
+}
+
+// indexes makes the list 0..n-1, the items of a listing of groups.
+func indexes(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}
+
+func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
+	err := r.listing(site.ReposPath, indexes(len(s.Repos)), reposPage, emit,
+		func(p *Page, items []int32) {
+			p.Head.Title = "Repositories · " + r.o.Title
+			p.Crumbs = []Crumb{{"Home", ""}, {"Repositories", site.ReposPath}}
+			d := &listData{Heading: "Repositories", Kind: "repos"}
+			for _, k := range items {
+				d.Groups = append(d.Groups, repoEntry(p, s.Repos[k]))
+			}
+			p.Data = d
+		})
+	if err != nil {
+		return err
+	}
+	for _, rp := range s.Repos {
+		err := r.listing(rp.Path(), rp.Records, repoPage, emit, func(p *Page, items []int32) {
+			p.Head.Title = rp.Name + " errors · " + r.o.Title
+			p.Head.Description = repoDescription(rp)
+			p.Crumbs = []Crumb{{"Home", ""}, {rp.Name, rp.Path()}}
+			d := &listData{Heading: rp.Name, Kind: "repo", Group: repoEntry(p, rp),
+				Search: p.Link(site.SearchPath) + "?repo=" + url.QueryEscape(rp.Name)}
+			for _, i := range items {
+				d.Entries = append(d.Entries, entryOf(p, s, i, false))
+			}
+			p.Data = d
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func repoDescription(rp *site.Repo) string {
+	d := fmt.Sprintf("%d documented errors that %s can raise", len(rp.Records), rp.Name)
+	if rp.Description != "" {
+		d += ": " + oneLine(rp.Description)
+	}
+	return cutWords(d, maxDescription)
+}
+
+func (r *Renderer) tags(s *site.Site, emit func(string, []byte) error) error {
+	return r.groups(s, s.Tags, "tags", "Tags", site.TagsPath, site.TagPath, emit)
+}
+
+func (r *Renderer) families(s *site.Site, emit func(string, []byte) error) error {
+	return r.groups(s, s.Families, "families", "Error families", site.FamiliesPath, site.FamilyPath, emit)
+}
+
+// groups renders the index of tags or families and one listing per group.
+func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base string,
+	pathOf func(string) string, emit func(string, []byte) error) error {
+	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(p *Page, items []int32) {
+		p.Head.Title = heading + " · " + r.o.Title
+		p.Crumbs = []Crumb{{"Home", ""}, {heading, base}}
+		d := &listData{Heading: heading, Kind: kind}
+		for _, k := range items {
+			d.Groups = append(d.Groups, groupEntryOf(p, gs[k], pathOf(gs[k].Name)))
+		}
+		p.Data = d
+	})
+	if err != nil {
+		return err
+	}
+	one := "tag"
+	if kind == "families" {
+		one = "family"
+	}
+	for _, g := range gs {
+		path := pathOf(g.Name)
+		var info *infoData
+		if one == "family" && g.Info != nil {
+			if info, err = r.info(g.Info); err != nil {
+				return fmt.Errorf("render family %s: info %s: %w", g.Name, g.Info.Slug, err)
+			}
+		}
+		err := r.listing(path, g.Records, groupPage, emit, func(p *Page, items []int32) {
+			p.Head.Title = g.Name + " · " + heading + " · " + r.o.Title
+			p.Head.Description = fmt.Sprintf("%d documented errors in %d repositories, %s %s.", len(g.Records), g.Repos, one, g.Name)
+			if info != nil && info.Summary != "" {
+				p.Head.Description = cutWords(oneLine(info.Summary), maxDescription)
+			}
+			p.Crumbs = []Crumb{{"Home", ""}, {heading, base}, {g.Name, path}}
+			d := &listData{Heading: g.Name, Kind: one, Group: groupEntryOf(p, g, path), Info: info}
+			if one == "tag" {
+				d.Search = p.Link(site.SearchPath) + "?tag=" + url.QueryEscape(g.Name)
+			}
+			for _, i := range items {
+				d.Entries = append(d.Entries, entryOf(p, s, i, true))
+			}
+			p.Data = d
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// info renders a family's background article.
+func (r *Renderer) info(in *record.Info) (*infoData, error) {
+	d := &infoData{Title: in.Title, Summary: in.Summary}
+	bg, err := r.markdown(in.Background)
+	if err != nil {
+		return nil, err
+	}
+	d.Background = bg
+	for _, c := range in.CommonCauses {
+		h, err := r.markdown(c.Detail)
+		if err != nil {
+			return nil, err
+		}
+		if c.Cause != "" || h != "" {
+			d.Causes = append(d.Causes, causeData{Cause: c.Cause, Detail: unwrapParagraph(h)})
+		}
+	}
+	if d.Fixes, err = r.inlines(in.Fixes); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// listing renders a paginated listing whose first page is at base. fill
+// sets a page's data from its items. If a page would exceed MaxPage (long
+// names can make entries large), the whole listing is paginated again with
+// half as many entries a page, so every page stays small and the page
+// numbers stay consistent.
+func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(string, []byte) error,
+	fill func(p *Page, items []int32)) error {
+	per := r.o.PerPage
+	for {
+		pages := site.Paginate(items, per)
+		out := make([][]byte, len(pages))
+		tooBig := false
+		for k, pg := range pages {
+			path := site.PagePath(base, pg.Number)
+			p := r.page(path, "")
+			fill(p, pg.Items)
+			if pg.Number > 1 {
+				p.Head.Title = "Page " + strconv.Itoa(pg.Number) + " · " + p.Head.Title
+			}
+			if d, ok := p.Data.(*listData); ok {
+				d.First = (pg.Number-1)*per + 1
+				if pg.Total > 1 {
+					d.Pager = newPager(base, pg)
+				}
+			}
+			b, err := r.execute(tmpl, p)
+			if err != nil {
+				return err
+			}
+			if len(b) > MaxPage && per > 1 {
+				tooBig = true
+				break
+			}
+			out[k] = b
+		}
+		if tooBig {
+			per /= 2
+			continue
+		}
+		for k, pg := range pages {
+			if err := emit(site.PagePath(base, pg.Number)+"index.html", out[k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// pagerWindow is how many page numbers are shown each side of the current
+// page; the first and last are always shown.
+const pagerWindow = 2
+
+func newPager(base string, pg site.Page) *pager {
+	pr := &pager{Number: pg.Number, Total: pg.Total}
+	if pg.Number > 1 {
+		pr.Prev = site.PagePath(base, pg.Number-1)
+	}
+	if pg.Number < pg.Total {
+		pr.Next = site.PagePath(base, pg.Number+1)
+	}
+	for n := 1; n <= pg.Total; n++ {
+		near := n == 1 || n == pg.Total || (n >= pg.Number-pagerWindow && n <= pg.Number+pagerWindow)
+		if !near {
+			if k := len(pr.Pages); k == 0 || !pr.Pages[k-1].Gap {
+				pr.Pages = append(pr.Pages, pageLink{Gap: true})
+			}
+			continue
+		}
+		pr.Pages = append(pr.Pages, pageLink{N: n, Path: site.PagePath(base, n), Current: n == pg.Number})
+	}
+	return pr
+}
+
+func (r *Renderer) search(s *site.Site, emit func(string, []byte) error) error {
+	if r.pages[searchPage] == nil {
+		return nil
+	}
+	p := r.page(site.SearchPath, "Search")
+	p.Head.Description = "Search " + strconv.Itoa(len(s.Summaries)) + " documented errors by message, library or tag."
+	p.Crumbs = []Crumb{{"Home", ""}, {"Search", site.SearchPath}}
+	p.Search = true
+	b, err := r.execute(searchPage, p)
+	if err != nil {
+		return err
+	}
+	return emit(site.SearchPath+"index.html", b)
+}
+
+func (r *Renderer) notFound(s *site.Site, emit func(string, []byte) error) error {
+	p := r.page("404.html", "Page not found")
+	p.abs = r.o.BaseURL
+	p.Head.Canonical = ""
+	p.Head.Robots = "noindex"
+	p.Crumbs = []Crumb{{"Home", ""}, {"Page not found", ""}}
+	b, err := r.execute(notFoundPage, p)
+	if err != nil {
+		return err
+	}
+	return emit("404.html", b)
+}

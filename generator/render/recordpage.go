@@ -1,0 +1,186 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"net/url"
+	"strings"
+
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/site"
+)
+
+// recordData is the record page's .Data. Record text is held either as a
+// plain string (escaped by the template) or as template.HTML made by the
+// Markdown or highlight renderer.
+type recordData struct {
+	R         *record.Record
+	Language  string
+	RepoPath  string
+	SourceURL string        // githubUrl when it is http(s), else ""
+	Excerpt   template.HTML // "" when the record has no source
+	// Prose fields (Markdown).
+	Documentation, Triggers, Situations template.HTML
+	Solutions                           []template.HTML
+	ExampleFix                          template.HTML
+	// Defensive patterns.
+	Strategy string
+	Patterns []codeBlock
+	Tips     []template.HTML
+	Tags     []link
+	Family   link // Name "" when none
+	Related  []entry
+}
+
+// codeBlock is a titled piece of highlighted code.
+type codeBlock struct {
+	Title string
+	Code  template.HTML
+}
+
+// link is a named site path; Path is "" when the target has no page.
+type link struct {
+	Name, Path string
+}
+
+// entry is one record in a listing.
+type entry struct {
+	Href, Message, Severity string
+	// Repo is shown when a listing spans repos, else "".
+	Repo string
+	// Detail is the error class (or else the type) and the language.
+	Detail string
+}
+
+// entry makes record i's entry in a listing on page p.
+func entryOf(p *Page, s *site.Site, i int32, showRepo bool) entry {
+	sum := &s.Summaries[i]
+	e := entry{Href: p.Link(sum.Path()), Message: sum.Message, Severity: sum.Severity}
+	if showRepo {
+		e.Repo = sum.Repo
+	}
+	d := sum.ErrorClass
+	if d == "" {
+		d = sum.ErrorType
+	}
+	if sum.Language != "" {
+		d += " · " + sum.Language
+	}
+	e.Detail = d
+	return e
+}
+
+// maxTitleMessage bounds the message in the document title.
+const maxTitleMessage = 70
+
+// maxDescription bounds the meta description.
+const maxDescription = 160
+
+// Record renders record i of s, whose full record is rec, at its path
+// (rec.Path() + "index.html").
+func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, error) {
+	if s == nil || rec == nil || int(i) < 0 || int(i) >= len(s.Summaries) {
+		return nil, fmt.Errorf("render: no record %d", i)
+	}
+	p := r.page(rec.Path(), site.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
+	p.Head.Type = "article"
+	p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	if c := s.Canonical(i); c != i {
+		p.Head.Canonical = site.Absolute(r.o.BaseURL, s.Summaries[c].Path())
+	} else if s.Summaries[i].Thin() {
+		p.Head.Robots = "noindex, follow"
+	}
+	p.Crumbs = []Crumb{{"Home", ""}, {rec.Repo, rec.Repo + "/"}, {rec.Slug, rec.Path()}}
+
+	d := &recordData{
+		R:         rec,
+		Language:  record.Language(rec.FilePath),
+		RepoPath:  rec.Repo + "/",
+		SourceURL: webURL(rec.GithubURL),
+		Strategy:  rec.HandlingStrategy,
+	}
+	var err error
+	// fail names the field whose rendering failed.
+	fail := func(field string, err error) error {
+		return fmt.Errorf("render %s (id %s): %s: %w", rec.Path(), rec.ID, field, err)
+	}
+	if rec.SourceCode != "" {
+		start := max(rec.SourceCodeStart, 1)
+		if d.Excerpt, err = r.excerpt(rec.SourceCode, rec.FilePath, start, rec.LineNumber); err != nil {
+			return nil, fail("sourceCode", err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		src  string
+		dst  *template.HTML
+	}{
+		{"documentation", rec.Documentation, &d.Documentation},
+		{"triggerScenarios", rec.TriggerScenarios, &d.Triggers},
+		{"commonSituations", rec.CommonSituations, &d.Situations},
+	} {
+		if *f.dst, err = r.markdown(f.src); err != nil {
+			return nil, fail(f.name, err)
+		}
+	}
+	if d.Solutions, err = r.inlines(rec.Solutions); err != nil {
+		return nil, fail("solutions", err)
+	}
+	if d.Tips, err = r.inlines(rec.PreventionTips); err != nil {
+		return nil, fail("preventionTips", err)
+	}
+	if d.ExampleFix, err = r.code(rec.ExampleFix, rec.FilePath); err != nil {
+		return nil, fail("exampleFix", err)
+	}
+	for _, c := range []struct{ title, field, code string }{
+		{"Validation", "validationCode", rec.ValidationCode},
+		{"Type guard", "typeGuard", rec.TypeGuard},
+		{"Try/catch", "tryCatchPattern", rec.TryCatchPattern},
+	} {
+		if c.code == "" {
+			continue
+		}
+		h, err := r.code(c.code, rec.FilePath)
+		if err != nil {
+			return nil, fail(c.field, err)
+		}
+		d.Patterns = append(d.Patterns, codeBlock{c.title, h})
+	}
+	seen := map[string]bool{}
+	for _, t := range rec.Tags {
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		l := link{Name: t}
+		if s.Tag(t) != nil {
+			l.Path = site.TagPath(t)
+		}
+		d.Tags = append(d.Tags, l)
+	}
+	if f := rec.BackgroundTag; f != "" {
+		d.Family = link{Name: f}
+		if s.Family(f) != nil {
+			d.Family.Path = site.FamilyPath(f)
+		}
+	}
+	for _, j := range s.Related(i) {
+		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
+	}
+	p.Data = d
+	return r.execute(recordPage, p)
+}
+
+// webURL returns u when it is an absolute http or https URL, else "": only
+// those become links, whatever else a record holds.
+func webURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return ""
+	}
+	return p.String()
+}
+
+// oneLine folds white space runs (newlines included) into single spaces,
+// for titles and descriptions.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

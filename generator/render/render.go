@@ -1,0 +1,222 @@
+// Package render makes the HTML pages of the site from templates/: one page
+// per record (Record) and the binding pages that tie them together (Pages).
+//
+// Every string of a record is untrusted. Pages are executed by html/template,
+// which escapes each value for its context; the only record-derived values
+// that reach a page as template.HTML are the outputs of the Markdown and
+// highlight packages, which make their own output safe.
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Markdown renders untrusted Markdown to safe HTML (raw HTML shown as text,
+// unsafe link schemes dropped, headings from h3 down).
+// *markdown.Renderer satisfies it.
+type Markdown interface {
+	Render(src string) (template.HTML, error)
+}
+
+// Highlighter renders untrusted code to safe, highlighted HTML.
+// *highlight.Highlighter satisfies it.
+type Highlighter interface {
+	// Excerpt numbers lines from startLine and marks markLine (0: none).
+	Excerpt(code, filePath string, startLine, markLine int) (template.HTML, error)
+	Code(code, filePath string) (template.HTML, error)
+}
+
+// Options configure a Renderer.
+type Options struct {
+	// Templates is the templates folder (embedded or from disk).
+	Templates fs.FS
+	// Title and Description name the site in every page.
+	Title, Description string
+	// BaseURL is the site's absolute URL ("https://example.org/errors/"),
+	// or "" when unknown: canonical links and the 404 page need it.
+	BaseURL string
+	// IndexFile makes links name index.html (the offline bundle).
+	IndexFile bool
+	// Assets maps a static asset's name to its published path (see
+	// site.Links).
+	Assets map[string]string
+	// PerPage is the listing page size (default 100).
+	PerPage int
+	// Markdown and Highlighter render record text and code. When nil, text
+	// is shown as escaped paragraphs and code unhighlighted: output stays
+	// safe, only plainer.
+	Markdown    Markdown
+	Highlighter Highlighter
+}
+
+// DefaultPerPage is the listing page size when Options.PerPage is 0.
+const DefaultPerPage = 100
+
+// MaxPage is the largest listing page we write. A listing whose page would
+// be larger (records with very long names) is split into smaller pages.
+const MaxPage = 250 << 10
+
+// Renderer renders pages. It is safe for concurrent use.
+type Renderer struct {
+	o     Options
+	pages map[string]*template.Template // by page template file name
+	pool  sync.Pool
+}
+
+// Template files. layout.html defines "layout", which a page fills by
+// defining "main" and optionally "head" and "scripts"; partials.html holds
+// blocks shared by pages. Every other file is one kind of page.
+const (
+	layoutFile   = "layout.html"
+	partialsFile = "partials.html"
+
+	recordPage   = "record.html"
+	homePage     = "home.html"
+	reposPage    = "repos.html"
+	repoPage     = "repo.html"
+	groupsPage   = "groups.html"
+	groupPage    = "group.html"
+	searchPage   = "search.html"
+	notFoundPage = "404.html"
+)
+
+// requiredPages must exist in the templates folder. search.html is made by
+// the search feature and is rendered when present.
+var requiredPages = []string{recordPage, homePage, reposPage, repoPage, groupsPage, groupPage, notFoundPage}
+
+// New parses the templates once.
+func New(o Options) (*Renderer, error) {
+	if o.Templates == nil {
+		return nil, errors.New("render: no templates folder")
+	}
+	if o.PerPage <= 0 {
+		o.PerPage = DefaultPerPage
+	}
+	if o.Title == "" {
+		o.Title = "errdocs"
+	}
+	if o.BaseURL != "" && !strings.HasSuffix(o.BaseURL, "/") {
+		o.BaseURL += "/"
+	}
+	base, err := template.New(layoutFile).Funcs(funcs).ParseFS(o.Templates, layoutFile, partialsFile)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	files, err := fs.Glob(o.Templates, "*.html")
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	r := &Renderer{o: o, pages: map[string]*template.Template{}}
+	r.pool.New = func() any { return new(bytes.Buffer) }
+	for _, f := range files {
+		name := path.Base(f)
+		if name == layoutFile || name == partialsFile {
+			continue
+		}
+		t, err := base.Clone()
+		if err == nil {
+			t, err = t.ParseFS(o.Templates, f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("render: %w", err)
+		}
+		if t.Lookup("main") == nil {
+			return nil, fmt.Errorf("render: template %s defines no \"main\"", name)
+		}
+		r.pages[name] = t
+	}
+	for _, name := range requiredPages {
+		if r.pages[name] == nil {
+			return nil, fmt.Errorf("render: template %s is missing", name)
+		}
+	}
+	return r, nil
+}
+
+// funcs are the few helpers templates need; everything else is computed
+// into the page data, so templates stay declarative.
+var funcs = template.FuncMap{
+	"sevLabel": sevLabel,
+	"add":      func(a, b int) int { return a + b },
+	"count":    count,
+}
+
+// count writes a number with its noun: "1 error", "3 errors". The plural
+// is given when adding "s" would be wrong ("repository", "repositories").
+func count(n int, noun string, plural ...string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if len(plural) > 0 {
+		return strconv.Itoa(n) + " " + plural[0]
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// sevLabel capitalises a severity for display ("error" → "Error").
+func sevLabel(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// execute renders one page into a pooled buffer and returns a copy.
+func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
+	t := r.pages[name]
+	if t == nil {
+		return nil, fmt.Errorf("render: template %s is missing", name)
+	}
+	buf := r.pool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		// A buffer grown by one huge page is let go rather than pooled.
+		if buf.Cap() <= 4*MaxPage {
+			r.pool.Put(buf)
+		}
+	}()
+	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.links.From, err)
+	}
+	return printableHTML(buf.Bytes()), nil
+}
+
+// printableHTML returns a copy of a page with invalid UTF-8 and the code
+// points HTML forbids in text (C0 and C1 controls other than white space,
+// DEL, noncharacters) replaced by U+FFFD. Record text may hold them; they
+// are not a danger once escaped, but they make the page invalid HTML, and
+// html/template passes them through. A page rarely holds any, so the scan
+// copies only when it finds one.
+func printableHTML(b []byte) []byte {
+	if utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden) {
+		return slices.Clone(b)
+	}
+	return bytes.Map(func(r rune) rune {
+		if forbidden(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+func forbidden(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r' || r == '\f':
+		return false
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return true
+	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
+		return true
+	}
+	return false
+}
