@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/errdocs/errdocs/generator/feed"
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/markup/markdown"
@@ -95,6 +96,9 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	rep.Built = int(built.Load())
 	if err := r.Pages(s, out.WriteFile); err != nil {
+		return rep, err
+	}
+	if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, out.WriteFile); err != nil {
 		return rep, err
 	}
 	timer.done("render")
