@@ -45,8 +45,9 @@ func Require(t testing.TB, tool, path string) {
 
 // Options tune the browser.
 type Options struct {
-	// Offline blocks every network request that is not file:// or loopback,
-	// by pointing the browser at a proxy that does not exist.
+	// Offline blocks every network request, loopback included, by
+	// pointing the browser at a proxy that does not exist and removing
+	// Chromium's implicit loopback bypass: only file:// pages load.
 	Offline bool
 }
 
