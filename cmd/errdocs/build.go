@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 // siteFlags are the flags of every command that builds a site.
 type siteFlags struct {
 	out, cache, templates, rejects string
+	cpuprofile, memprofile         string
 	strict, stats, quiet           bool
 	site                           siteSettings
 }
@@ -28,6 +31,8 @@ func (f *siteFlags) register(fs *flag.FlagSet, defaultOut string) {
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit status 1) when any record is rejected, leaving the previous site untouched")
 	fs.BoolVar(&f.stats, "stats", false, "print where the time went, stage by stage")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the build to `file`")
+	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) at the end of the build to `file`")
 	f.site.register(fs)
 }
 
@@ -77,7 +82,12 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bar := newProgress(stderr, f.quiet)
 	c.Progress = bar.update
 	start := time.Now()
+	stopProfile, err := f.startProfile()
+	if err != nil {
+		return err
+	}
 	rep, err := build.Build(ctx, c)
+	stopProfile()
 	bar.clear()
 	if err != nil {
 		return err
@@ -166,4 +176,32 @@ func (p *progress) clear() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// startProfile starts the CPU profile the flags ask for and returns what
+// stops it and writes the heap profile.
+func (f *siteFlags) startProfile() (stop func(), err error) {
+	var cpu *os.File
+	if f.cpuprofile != "" {
+		if cpu, err = os.Create(f.cpuprofile); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, err
+		}
+	}
+	return func() {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			cpu.Close()
+		}
+		if f.memprofile != "" {
+			if m, err := os.Create(f.memprofile); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(m)
+				m.Close()
+			}
+		}
+	}, nil
 }

@@ -52,6 +52,12 @@ func cmdBundle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		c.CacheDir = filepath.Join(filepath.Dir(archive), ".errdocs-cache")
 	}
 	c.IndexFile = true
+	// A bundle is opened from disk, never at the base URL: with one, the
+	// 404 page would load its style from the hosted site and link there
+	// (it uses absolute URLs), and the sitemaps and feed would describe
+	// the hosted site, not the bundle. A base URL from the config file or
+	// --base-url is for hosted builds; the bundle is built without it.
+	c.BaseURL = ""
 	bar := newProgress(stderr, f.quiet)
 	c.Progress = bar.update
 	start := time.Now()

@@ -24,13 +24,27 @@ import (
 // liveReloadJS is served at /_errdocs/livereload.js and injected into every
 // HTML page the preview server sends. It is a file, not an inline script,
 // so the pages' Content-Security-Policy (script-src 'self') allows it.
+//
+// The page's script URL carries the number of the build the page came
+// from, and the server sends the current number when the page connects and
+// after each rebuild. The page reloads when they differ, so a rebuild that
+// ends between the page's load and its connection is not missed.
 const liveReloadJS = `(function () {
+  var src = document.currentScript && document.currentScript.src || "";
+  var m = /[?&]build=(\d+)/.exec(src);
+  var built = m ? m[1] : "";
   var es = new EventSource("/_errdocs/events");
-  es.onmessage = function (e) { if (e.data === "reload") location.reload(); };
+  es.onmessage = function (e) {
+    var n = /^build (\d+)$/.exec(e.data);
+    if (n && n[1] !== built) { es.close(); location.reload(); }
+  };
 })();
 `
 
-const liveReloadTag = `<script src="/_errdocs/livereload.js"></script>`
+// liveReloadTag is the script element injected into pages of build n.
+func liveReloadTag(n int64) []byte {
+	return []byte(`<script src="/_errdocs/livereload.js?build=` + strconv.FormatInt(n, 10) + `"></script>`)
+}
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f siteFlags
@@ -60,9 +74,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if c.BaseURL == "" {
-		c.BaseURL = base
-	}
+	// The preview is served here, whatever base URL the config names for
+	// the hosted site: with that one, the 404 page (whose links are
+	// absolute) would load its style from and link to the hosted site, and
+	// canonical links would leave the preview. hugo server does the same.
+	c.BaseURL = base
 	if len(c.Paths) == 0 {
 		c.Paths = []string{"content"}
 	}
@@ -75,8 +91,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "errdocs: built %d records, rejected %d (%s)\n", rep.Built, rep.Rejected, time.Since(start).Round(time.Millisecond))
 	}
-	rebuild()
 	hub := newReloadHub()
+	rebuild()
 	srv := &http.Server{Handler: previewHandler(f.out, hub), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	fmt.Fprintf(stdout, "errdocs: serving %s at %s (Ctrl+C to stop)\n", c.Out, base)
@@ -101,6 +117,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				last = now
 				fmt.Fprintln(stdout, "errdocs: change detected, rebuilding")
 				rebuild()
+				// Reload after a failed build too: the page then shows
+				// the last good site, and the terminal says what failed.
 				hub.broadcast()
 			}
 		}
@@ -129,17 +147,28 @@ func fingerprint(paths []string) string {
 	return b.String()
 }
 
-// reloadHub tells every open page to reload, over server-sent events.
+// reloadHub tells every open page to reload, over server-sent events. It
+// counts builds, so a page can tell whether it is out of date.
 type reloadHub struct {
 	mu      sync.Mutex
 	clients map[chan struct{}]bool
+	build   int64
 }
 
 func newReloadHub() *reloadHub { return &reloadHub{clients: map[chan struct{}]bool{}} }
 
+// current is the number of the build being served.
+func (h *reloadHub) current() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.build
+}
+
+// broadcast announces a new build to every open page.
 func (h *reloadHub) broadcast() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.build++
 	for c := range h.clients {
 		select {
 		case c <- struct{}{}:
@@ -174,7 +203,7 @@ func (h *reloadHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprint(w, ": connected\n\n")
+	fmt.Fprintf(w, "data: build %d\n\n", h.current())
 	fl.Flush()
 	for {
 		select {
@@ -184,7 +213,7 @@ func (h *reloadHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if !open {
 				return
 			}
-			fmt.Fprint(w, "data: reload\n\n")
+			fmt.Fprintf(w, "data: build %d\n\n", h.current())
 			fl.Flush()
 		}
 	}
@@ -199,6 +228,7 @@ func previewHandler(root string, hub *reloadHub) http.Handler {
 	mux.HandleFunc("/_errdocs/livereload.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		io.WriteString(w, liveReloadJS)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -208,7 +238,12 @@ func previewHandler(root string, hub *reloadHub) http.Handler {
 		fi, err := os.Stat(file)
 		if err == nil && fi.IsDir() {
 			if !strings.HasSuffix(r.URL.Path, "/") {
-				http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+				// Keep the query: /search?q=x must still search.
+				to := path.Clean("/"+r.URL.EscapedPath()) + "/"
+				if r.URL.RawQuery != "" {
+					to += "?" + r.URL.RawQuery
+				}
+				http.Redirect(w, r, to, http.StatusMovedPermanently)
 				return
 			}
 			file = filepath.Join(file, "index.html")
@@ -229,7 +264,7 @@ func previewHandler(root string, hub *reloadHub) http.Handler {
 		}
 		if strings.HasPrefix(ctype, "text/html") {
 			if i := bytes.LastIndex(data, []byte("</body>")); i >= 0 {
-				data = append(data[:i:i], append([]byte(liveReloadTag), data[i:]...)...)
+				data = append(data[:i:i], append(liveReloadTag(hub.current()), data[i:]...)...)
 			}
 		}
 		w.Header().Set("Content-Type", ctype)

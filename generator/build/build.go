@@ -5,6 +5,7 @@ package build
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,11 +52,14 @@ type Report struct {
 	Files      int // files read
 	Read       int // records read
 	Built      int // record pages built
+	Reused     int // record pages kept from the previous build unrendered
 	Rejected   int // records left out
 	FileErrors int // files or entries that could not be read
 	Unusable   int // message patterns the browser cannot match
 	Written    int64
 	Unchanged  int64
+	Removed    int64
+	Publish    string // how the site was published: new, unchanged, in place, swap
 	Bytes      int64
 	Stages     []Stage
 }
@@ -99,6 +103,7 @@ func (c *Config) defaults() {
 // dataset is what the read and validate stages leave for the others.
 type dataset struct {
 	records []*record.Record // index = site index
+	raws    [][32]byte       // sha256 of each record's JSON as read
 	builder site.Builder
 	extras  *read.Extras
 }
@@ -132,6 +137,7 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 		}
 		r := rec
 		ds.records = append(ds.records, &r)
+		ds.raws = append(ds.raws, sha256.Sum256(it.Raw))
 		ds.builder.Add(site.Summarize(&r))
 		if rep.Read%1000 == 0 {
 			c.Progress("read", rep.Read, 0)
@@ -149,6 +155,15 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 	}
 	ds.extras = extras
 	return ds, nil
+}
+
+// extrasKey is the export extras as bytes, for the dataset key.
+func (ds *dataset) extrasKey() []byte {
+	if ds.extras == nil {
+		return nil
+	}
+	b, _ := json.Marshal([]any{ds.extras.Repos, ds.extras.Infos})
+	return b
 }
 
 // Check reads and validates only.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,16 +76,42 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("setup")
 
-	var built atomic.Int64
+	global, gerr := globalKey(&c, assets)
+	pcPath := pageCachePath(c.CacheDir, c.Out)
+	prev := &pageCache{Entries: map[string]cacheEntry{}}
+	if gerr == nil {
+		prev = loadPageCache(pcPath)
+	}
+	// The cache describes the site only if no other build changed it since.
+	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
+		prev = &pageCache{Entries: map[string]cacheEntry{}}
+	}
+	next := &pageCache{Entries: map[string]cacheEntry{}}
+	var nextMu sync.Mutex
+	note := func(rel string, kind uint8, key Key) {
+		nextMu.Lock()
+		next.Entries[rel] = cacheEntry{Kind: kind, Key: key}
+		nextMu.Unlock()
+	}
+	timer.done("cache")
+
+	var built, reused atomic.Int64
 	total := len(ds.records)
 	err = parallel(ctx, total, c.Workers, func(i int) error {
 		rec := ds.records[i]
-		page, err := r.Record(s, int32(i), rec)
-		if err != nil {
-			return fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err)
-		}
-		if err := out.WriteFile(rec.Path()+"index.html", page); err != nil {
-			return err
+		rel := rec.Path() + "index.html"
+		key := recordKey(global, s, int32(i), ds.raws[i])
+		note(rel, kindRecord, key)
+		if prev.reuse(out, rel, kindRecord, key) {
+			reused.Add(1)
+		} else {
+			page, err := r.Record(s, int32(i), rec)
+			if err != nil {
+				return fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err)
+			}
+			if err := out.WriteFile(rel, page); err != nil {
+				return err
+			}
 		}
 		if n := built.Add(1); n%500 == 0 {
 			c.Progress("render", int(n), total)
@@ -95,45 +122,106 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		return rep, err
 	}
 	rep.Built = int(built.Load())
-	if err := r.Pages(s, out.WriteFile); err != nil {
-		return rep, err
+	rep.Reused = int(reused.Load())
+	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
+	emitAs := func(kind uint8) func(string, []byte) error {
+		return func(rel string, data []byte) error {
+			note(rel, kind, dkey)
+			return out.WriteFile(rel, data)
+		}
 	}
-	if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, out.WriteFile); err != nil {
-		return rep, err
+	if prev.reuseAll(out, kindPages, dkey) {
+		copyKind(prev, next, kindPages)
+	} else {
+		if err := r.Pages(s, emitAs(kindPages)); err != nil {
+			return rep, err
+		}
+		if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages)); err != nil {
+			return rep, err
+		}
 	}
 	timer.done("render")
 
-	idx, err := index.Open(filepath.Join(c.CacheDir, "index"))
-	if err != nil {
-		return rep, err
-	}
-	defer idx.Close()
-	if _, err := idx.Sync(slices.Values(ds.records)); err != nil {
-		return rep, err
-	}
-	timer.done("index")
-	unusable := 0
-	if _, err := idx.Export(out, index.ExportOptions{Pattern: func(expr string) (json.RawMessage, error) {
-		p, err := pattern.Compile(expr)
+	if prev.reuseAll(out, kindExport, dkey) {
+		// The dataset is as it was when the search index was last exported,
+		// so the index needs no update and the export is kept whole.
+		copyKind(prev, next, kindExport)
+		rep.Unusable = prev.Unusable
+		timer.done("index")
+		timer.done("export")
+	} else {
+		idx, err := index.Open(filepath.Join(c.CacheDir, "index"))
 		if err != nil {
-			unusable++
+			return rep, err
 		}
-		return p, err
-	}}); err != nil {
+		defer idx.Close()
+		if _, err := idx.Sync(slices.Values(ds.records)); err != nil {
+			return rep, err
+		}
+		timer.done("index")
+		var unusable atomic.Int64
+		if _, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{Pattern: func(expr string) (json.RawMessage, error) {
+			p, err := pattern.Compile(expr)
+			if err != nil {
+				unusable.Add(1)
+			}
+			return p, err
+		}}); err != nil {
+			return rep, err
+		}
+		rep.Unusable = int(unusable.Load())
+		timer.done("export")
+	}
+	next.Unusable = rep.Unusable
+
+	for p := range assets {
+		note(assets[p], kindAsset, Key{})
+	}
+	var previous []string
+	if len(prev.Entries) > 0 {
+		previous = prev.files()
+	}
+	if err := out.Commit(previous); err != nil {
 		return rep, err
 	}
-	rep.Unusable = unusable
-	timer.done("export")
-
-	if err := out.Commit(); err != nil {
+	if next.Marker, err = out.Marker(); err != nil {
 		return rep, err
+	}
+	prints := out.Fingerprints()
+	for rel, e := range next.Entries {
+		fp, ok := prints[rel]
+		if !ok {
+			delete(next.Entries, rel)
+			continue
+		}
+		e.Print = fp
+		next.Entries[rel] = e
+	}
+	if gerr == nil {
+		// A cache that cannot be saved only costs the next build time.
+		if err := savePageCache(pcPath, next); err != nil {
+			c.Problem("page cache: " + err.Error())
+		}
 	}
 	st := out.Stats()
-	rep.Written, rep.Unchanged, rep.Bytes = st.Written, st.Unchanged, st.Bytes
+	rep.Written, rep.Unchanged, rep.Removed, rep.Bytes, rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode
 	timer.done("write")
-	_ = s
 	return rep, nil
 }
+
+// copyKind carries the entries of files kept whole into the next cache.
+func copyKind(prev, next *pageCache, kind uint8) {
+	for rel, e := range prev.Entries {
+		if e.Kind == kind {
+			next.Entries[rel] = e
+		}
+	}
+}
+
+// exportWriter adapts an emit function to the search export's writer.
+type exportWriter func(string, []byte) error
+
+func (w exportWriter) WriteFile(rel string, data []byte) error { return w(rel, data) }
 
 type stageTimer struct {
 	rep  *Report

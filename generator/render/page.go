@@ -40,6 +40,8 @@ type Head struct {
 	// Robots is the robots meta content ("" for the default).
 	Robots string
 	// Type is the Open Graph type: "article" for records, else "website".
+	// The Open Graph tags reuse Title, Description and Canonical (og:url
+	// is the canonical URL, so it is left out without a base URL).
 	Type string
 	// JSONLD holds structured data objects, each written as its own
 	// application/ld+json block (html/template escapes them as JSON inside
@@ -99,4 +101,70 @@ func (r *Renderer) page(from string, title string) *Page {
 		SiteDescription: r.o.Description,
 		Head:            Head{Title: t, Canonical: site.Absolute(r.o.BaseURL, from), Type: "website"},
 	}
+}
+
+// Structured data (schema.org, written as JSON-LD). The types hold plain
+// strings; html/template marshals them with encoding/json inside the
+// application/ld+json script element, which escapes <, > and & as \u003c
+// and the like, so no record string can end the element or the JSON.
+
+// ldContext is the vocabulary every block names.
+const ldContext = "https://schema.org"
+
+// techArticle describes a record page.
+type techArticle struct {
+	Context       string     `json:"@context"`
+	Type          string     `json:"@type"`
+	Headline      string     `json:"headline"`
+	Description   string     `json:"description,omitempty"`
+	DatePublished string     `json:"datePublished,omitempty"`
+	DateModified  string     `json:"dateModified,omitempty"`
+	URL           string     `json:"url,omitempty"`
+	InLanguage    string     `json:"inLanguage"`
+	Keywords      string     `json:"keywords,omitempty"`
+	About         []ldThing  `json:"about,omitempty"`
+	IsPartOf      *ldWebSite `json:"isPartOf,omitempty"`
+}
+
+// ldThing is what an article is about: the library, the error class or code.
+type ldThing struct {
+	Type                string `json:"@type"`
+	Name                string `json:"name"`
+	CodeRepository      string `json:"codeRepository,omitempty"`
+	ProgrammingLanguage string `json:"programmingLanguage,omitempty"`
+}
+
+type ldWebSite struct {
+	Type string `json:"@type"`
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
+}
+
+// breadcrumbList is a page's trail.
+type breadcrumbList struct {
+	Context string       `json:"@context"`
+	Type    string       `json:"@type"`
+	Items   []breadcrumb `json:"itemListElement"`
+}
+
+type breadcrumb struct {
+	Type     string `json:"@type"`
+	Position int    `json:"position"`
+	Name     string `json:"name"`
+	Item     string `json:"item,omitempty"`
+}
+
+// breadcrumbLD is the trail as a BreadcrumbList, or nil without a base
+// URL: its items must be absolute URLs to mean anything to a crawler, and
+// a site without a base URL (a preview, an offline bundle) is not crawled.
+func (r *Renderer) breadcrumbLD(crumbs []Crumb) any {
+	if r.o.BaseURL == "" || len(crumbs) == 0 {
+		return nil
+	}
+	l := &breadcrumbList{Context: ldContext, Type: "BreadcrumbList"}
+	for k, c := range crumbs {
+		l.Items = append(l.Items, breadcrumb{Type: "ListItem", Position: k + 1, Name: c.Name,
+			Item: site.Absolute(r.o.BaseURL, c.Path)})
+	}
+	return l
 }

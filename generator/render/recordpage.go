@@ -85,12 +85,21 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 	p := r.page(rec.Path(), site.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
 	p.Head.Type = "article"
 	p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	if p.Head.Description == "" {
+		// Documentation that is all code or headings has no sentence; the
+		// message still says what the page is about.
+		p.Head.Description = cutWords(oneLine(rec.ErrorMessage), maxDescription)
+	}
 	if c := s.Canonical(i); c != i {
 		p.Head.Canonical = site.Absolute(r.o.BaseURL, s.Summaries[c].Path())
 	} else if s.Summaries[i].Thin() {
 		p.Head.Robots = "noindex, follow"
 	}
 	p.Crumbs = []Crumb{{"Home", ""}, {rec.Repo, rec.Repo + "/"}, {rec.Slug, rec.Path()}}
+	p.Head.JSONLD = append(p.Head.JSONLD, r.articleLD(rec, p.Head.Description))
+	if bc := r.breadcrumbLD(p.Crumbs); bc != nil {
+		p.Head.JSONLD = append(p.Head.JSONLD, bc)
+	}
 
 	d := &recordData{
 		R:         rec,
@@ -169,6 +178,39 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 	}
 	p.Data = d
 	return r.execute(recordPage, p)
+}
+
+// maxHeadline bounds the article headline, the length search engines show.
+const maxHeadline = 110
+
+// articleLD describes a record page as a TechArticle: what the error is,
+// when it was analysed, which library it belongs to.
+func (r *Renderer) articleLD(rec *record.Record, description string) *techArticle {
+	a := &techArticle{
+		Context: ldContext, Type: "TechArticle",
+		Headline:      site.Cut(oneLine(rec.ErrorMessage), maxHeadline),
+		Description:   description,
+		DatePublished: rec.AnalyzedAt,
+		DateModified:  rec.AnalyzedAt,
+		URL:           site.Absolute(r.o.BaseURL, rec.Path()),
+		InLanguage:    "en",
+		About: []ldThing{{Type: "SoftwareSourceCode", Name: rec.Repo,
+			CodeRepository: "https://github.com/" + rec.Repo, ProgrammingLanguage: record.Language(rec.FilePath)}},
+		IsPartOf: &ldWebSite{Type: "WebSite", Name: r.o.Title, URL: r.o.BaseURL},
+	}
+	var kw []string
+	seen := map[string]bool{}
+	for _, k := range append([]string{rec.ErrorCode, rec.ErrorClass, rec.BackgroundTag}, rec.Tags...) {
+		if k = oneLine(k); k != "" && !seen[k] {
+			seen[k] = true
+			kw = append(kw, k)
+		}
+	}
+	a.Keywords = strings.Join(kw, ", ")
+	if rec.ErrorClass != "" {
+		a.About = append(a.About, ldThing{Type: "Thing", Name: rec.ErrorClass})
+	}
+	return a
 }
 
 // webURL returns u when it is an absolute http or https URL, else "": only

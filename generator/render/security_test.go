@@ -60,7 +60,8 @@ var (
 	allowedAttrs = set("lang charset name content http-equiv rel href type class role action method for id " +
 		"placeholder autocomplete aria-label aria-current aria-labelledby aria-describedby aria-controls " +
 		"aria-live tabindex start src defer data-n data-record data-root data-index-file data-search-app " +
-		"data-filter list value hidden disabled checked autocapitalize spellcheck viewbox x y width height text-anchor alt title align")
+		"data-filter list value hidden disabled checked autocapitalize spellcheck viewbox x y width height text-anchor alt title align " +
+		"property")
 	tagRE = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*/?>`)
 	atRE  = regexp.MustCompile(`([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
 )

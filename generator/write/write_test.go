@@ -15,7 +15,7 @@ func TestCommitReplacesWholeAndKeepsUnchangedFiles(t *testing.T) {
 	}
 	must(t, s.WriteFile("a/index.html", []byte("one")))
 	must(t, s.WriteFile("gone.html", []byte("x")))
-	must(t, s.Commit())
+	must(t, s.Commit(nil))
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(filepath.Join(out, "a/index.html"), old, old)
 
@@ -25,9 +25,9 @@ func TestCommitReplacesWholeAndKeepsUnchangedFiles(t *testing.T) {
 	}
 	must(t, s.WriteFile("a/index.html", []byte("one")))
 	must(t, s.WriteFile("b.html", []byte("two")))
-	must(t, s.Commit())
-	if st := s.Stats(); st.Unchanged != 1 || st.Written != 1 {
-		t.Errorf("stats = %+v, want 1 unchanged, 1 written", st)
+	must(t, s.Commit(nil))
+	if st := s.Stats(); st.Unchanged != 1 || st.Written != 1 || st.Removed != 1 {
+		t.Errorf("stats = %+v, want 1 unchanged, 1 written, 1 removed", st)
 	}
 	fi, err := os.Stat(filepath.Join(out, "a/index.html"))
 	if err != nil || !fi.ModTime().Equal(old) {
@@ -46,7 +46,7 @@ func TestAbortLeavesPreviousSite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
 	s, _ := Begin(out)
 	must(t, s.WriteFile("index.html", []byte("v1")))
-	must(t, s.Commit())
+	must(t, s.Commit(nil))
 	s, _ = Begin(out)
 	must(t, s.WriteFile("index.html", []byte("v2")))
 	s.Abort()
@@ -82,4 +82,123 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// build commits a site of the given files and returns its stats.
+func build(t *testing.T, out string, files map[string]string) Stats {
+	t.Helper()
+	s, err := Begin(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, data := range files {
+		must(t, s.WriteFile(rel, []byte(data)))
+	}
+	must(t, s.Commit(nil))
+	return s.Stats()
+}
+
+func TestPublishModes(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	files := map[string]string{}
+	for i := 0; i < 20; i++ {
+		files[filepath.ToSlash(filepath.Join("r", string(rune('a'+i)), "index.html"))] = "page"
+	}
+	if st := build(t, out, files); st.Mode != "new" || st.Written != 20 {
+		t.Fatalf("first build: %+v", st)
+	}
+	before := mtimes(t, out)
+	if st := build(t, out, files); st.Mode != "unchanged" || st.Unchanged != 20 {
+		t.Fatalf("same build: %+v", st)
+	}
+	if after := mtimes(t, out); !equal(before, after) {
+		t.Fatal("a build with nothing changed touched files")
+	}
+	// One change and one removal: published in place.
+	files["r/a/index.html"] = "changed"
+	delete(files, "r/b/index.html")
+	if st := build(t, out, files); st.Mode != "in place" || st.Written != 1 || st.Removed != 1 {
+		t.Fatalf("small change: %+v", st)
+	}
+	if _, err := os.Stat(filepath.Join(out, "r/b")); !os.IsNotExist(err) {
+		t.Errorf("folder of a removed page survived: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "r/a/index.html")); string(b) != "changed" {
+		t.Errorf("changed page = %q", b)
+	}
+	after := mtimes(t, out)
+	if after["r/c/index.html"] != before["r/c/index.html"] {
+		t.Error("an unchanged page was rewritten by an in-place publish")
+	}
+	// Most files change: the whole folder is swapped.
+	for rel := range files {
+		files[rel] = "all new"
+	}
+	if st := build(t, out, files); st.Mode != "swap" {
+		t.Fatalf("big change: %+v", st)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "r/c/index.html")); string(b) != "all new" {
+		t.Errorf("page after swap = %q", b)
+	}
+}
+
+// TestRollForward simulates a build killed while publishing in place: the
+// journal and the staged files are there, half of the steps done.
+func TestRollForward(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	build(t, out, map[string]string{"a.html": "old a", "b.html": "old b", "gone/x.html": "x"})
+	stage := filepath.Join(filepath.Dir(out), ".site.tmp-killed")
+	os.MkdirAll(stage, 0o755)
+	os.WriteFile(filepath.Join(stage, "b.html"), []byte("new b"), 0o644)
+	os.WriteFile(filepath.Join(out, "a.html"), []byte("new a"), 0o644) // step done before the kill
+	journal := `{"errdocs-journal":"v1","stage":".site.tmp-killed"}
+{"op":"put","rel":"a.html"}
+{"op":"put","rel":"b.html"}
+{"op":"del","rel":"gone/x.html"}
+`
+	os.WriteFile(filepath.Join(filepath.Dir(out), ".site.journal"), []byte(journal), 0o644)
+	s, err := Begin(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Abort()
+	for rel, want := range map[string]string{"a.html": "new a", "b.html": "new b"} {
+		if b, _ := os.ReadFile(filepath.Join(out, rel)); string(b) != want {
+			t.Errorf("%s = %q after roll forward, want %q", rel, b, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "gone")); !os.IsNotExist(err) {
+		t.Error("removed file's folder survived the roll forward")
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".site.*")); len(left) != 0 {
+		t.Errorf("leftovers after roll forward: %v", left)
+	}
+}
+
+func mtimes(t *testing.T, dir string) map[string]time.Time {
+	t.Helper()
+	m := map[string]time.Time{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			m[p[len(dir):]] = fi.ModTime()
+		}
+		return nil
+	})
+	out := map[string]time.Time{}
+	for k, v := range m {
+		out[k[1:]] = v
+	}
+	return out
+}
+
+func equal(a, b map[string]time.Time) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !b[k].Equal(v) {
+			return false
+		}
+	}
+	return true
 }

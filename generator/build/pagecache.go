@@ -1,0 +1,276 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/write"
+)
+
+// A rebuild skips work whose inputs did not change. The page cache records,
+// for every file of the last site, the key of the inputs it was made from
+// and the file's fingerprint; a file whose key is the same now, and that is
+// still on disk as it was written, is kept as it is without rendering it.
+//
+// Keys hash everything a file is made from: the errdocs binary itself (so a
+// new version, or any change to the code, never trusts an old entry), the
+// templates and static assets, the site settings, and the file's own data.
+// The cache may be deleted at any time: the next build renders everything
+// and writes the same bytes.
+
+// Key is the hash of a file's inputs.
+type Key [16]byte
+
+// Kinds of files, which are skipped together or one by one.
+const (
+	kindRecord = iota // one record page: skipped alone
+	kindPages         // binding pages and feeds: skipped together
+	kindExport        // the search export: skipped together
+	kindAsset         // static assets: always written (few and small)
+)
+
+type cacheEntry struct {
+	Kind  uint8
+	Key   Key
+	Print write.Fingerprint
+}
+
+type pageCache struct {
+	Entries  map[string]cacheEntry
+	Unusable int               // message patterns the last export could not use
+	Marker   write.Fingerprint // the site's marker when the cache was saved
+}
+
+// files lists every file of the site the cache describes.
+func (pc *pageCache) files() []string {
+	out := make([]string, 0, len(pc.Entries))
+	for rel := range pc.Entries {
+		out = append(out, rel)
+	}
+	return out
+}
+
+func pageCachePath(cacheDir, out string) string {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		abs = out
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cacheDir, "pages", hexKey(sum[:8])+".gob")
+}
+
+func hexKey(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+// loadPageCache reads the page cache of an output folder; a missing or
+// unreadable one is empty.
+func loadPageCache(path string) *pageCache {
+	pc := &pageCache{Entries: map[string]cacheEntry{}}
+	f, err := os.Open(path)
+	if err != nil {
+		return pc
+	}
+	defer f.Close()
+	var got pageCache
+	if err := gob.NewDecoder(f).Decode(&got); err != nil || got.Entries == nil {
+		return pc
+	}
+	return &got
+}
+
+// savePageCache writes the cache atomically (a temp file renamed), so a
+// killed build never leaves a half-written one.
+func savePageCache(path string, pc *pageCache) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".pages-")
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(tmp).Encode(pc); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// reuse keeps the previous file at rel when its entry has this kind and key.
+func (pc *pageCache) reuse(out *write.Site, rel string, kind uint8, key Key) bool {
+	e, ok := pc.Entries[rel]
+	return ok && e.Kind == kind && e.Key == key && out.Reuse(rel, e.Print)
+}
+
+// reuseAll keeps every previous file of a kind when all of them have this
+// key and are still on disk as written; it keeps none otherwise.
+func (pc *pageCache) reuseAll(out *write.Site, kind uint8, key Key) bool {
+	var paths []string
+	for rel, e := range pc.Entries {
+		if e.Kind != kind {
+			continue
+		}
+		if e.Key != key {
+			return false
+		}
+		paths = append(paths, rel)
+	}
+	if len(paths) == 0 {
+		return false
+	}
+	sort.Strings(paths)
+	// All or nothing: check every file before keeping any, since a kind
+	// that is made again writes all of its files.
+	for _, rel := range paths {
+		if !out.Unchanged(rel, pc.Entries[rel].Print) {
+			return false
+		}
+	}
+	for _, rel := range paths {
+		if !out.Reuse(rel, pc.Entries[rel].Print) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasher builds a key from length-prefixed fields, so that two different
+// field lists never hash alike.
+type hasher struct{ h hash.Hash }
+
+func newHasher(global Key) *hasher {
+	h := &hasher{h: sha256.New()}
+	h.h.Write(global[:])
+	return h
+}
+
+func (h *hasher) str(s string) *hasher {
+	var n [binary.MaxVarintLen64]byte
+	h.h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+	io.WriteString(h.h, s)
+	return h
+}
+
+func (h *hasher) num(i int) *hasher {
+	var n [binary.MaxVarintLen64]byte
+	h.h.Write(n[:binary.PutVarint(n[:], int64(i))])
+	return h
+}
+
+func (h *hasher) bytes(b []byte) *hasher {
+	h.num(len(b))
+	h.h.Write(b)
+	return h
+}
+
+func (h *hasher) summary(s *site.Summary) *hasher {
+	h.str(s.ID).str(s.Repo).str(s.Slug).str(s.Message).str(s.Severity).str(s.ErrorType).
+		str(s.ErrorClass).str(s.ErrorCode).str(s.Family).str(s.Language).str(s.AnalyzedAt).
+		num(s.DocLen).num(s.Solutions).num(len(s.Tags))
+	for _, t := range s.Tags {
+		h.str(t)
+	}
+	return h
+}
+
+func (h *hasher) key() Key {
+	var k Key
+	copy(k[:], h.h.Sum(nil))
+	return k
+}
+
+// globalKey hashes what every file depends on.
+func globalKey(c *Config, assets map[string]string) (Key, error) {
+	h := newHasher(Key{})
+	exe, err := os.Executable()
+	if err == nil {
+		var data []byte
+		if data, err = os.ReadFile(exe); err == nil {
+			h.bytes(data)
+		}
+	}
+	if err != nil {
+		// Without its own binary to hash, a build cannot tell whether the
+		// code changed: it then trusts nothing from an earlier build.
+		return Key{}, errors.New("cannot hash the errdocs binary")
+	}
+	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage)
+	if c.IndexFile {
+		h.num(1)
+	}
+	names := make([]string, 0, len(assets))
+	for n := range assets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		h.str(n).str(assets[n])
+	}
+	if c.Templates != nil {
+		err := fs.WalkDir(c.Templates, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(c.Templates, p)
+			h.str(p).bytes(data)
+			return err
+		})
+		if err != nil {
+			return Key{}, err
+		}
+	}
+	return h.key(), nil
+}
+
+// recordKey hashes what one record page is made from: the record, its
+// canonical record and its related records as listed.
+func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
+	h := newHasher(global)
+	h.bytes(raw[:])
+	c := s.Canonical(i)
+	h.str(s.Summaries[c].Path())
+	if s.Summaries[i].Thin() {
+		h.num(1)
+	} else {
+		h.num(0)
+	}
+	for _, j := range s.Related(i) {
+		h.summary(&s.Summaries[j])
+	}
+	return h.key()
+}
+
+// datasetKey hashes the whole dataset as the binding pages and the search
+// export see it.
+func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
+	h := newHasher(global)
+	for i := range s.Summaries {
+		h.summary(&s.Summaries[i])
+		h.bytes(raws[i][:])
+	}
+	h.bytes(extras)
+	return h.key()
+}
+
+var _ = record.SchemaVersion

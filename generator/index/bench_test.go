@@ -1,0 +1,178 @@
+package index
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errdocs/errdocs/generator/pattern"
+)
+
+// TestExportBudget checks the file budgets at small scale: no file over
+// 1 MB, few files per record, a deterministic export.
+func TestExportBudget(t *testing.T) {
+	f := buildFixture(t, 2000, 3, ExportOptions{})
+	st := f.st
+	if st.MaxFileBytes > 1<<20 {
+		t.Errorf("largest file %s is %d bytes, over 1 MB", st.MaxFile, st.MaxFileBytes)
+	}
+	// < 5,000 files at 100,000 records scales to < 100 at 2,000, plus the
+	// fixed part (manifest, filter values, id shards).
+	if st.Files > 160 {
+		t.Errorf("%d files for 2,000 records", st.Files)
+	}
+	if st.NormFallbacks != 0 {
+		t.Errorf("%d norms did not round-trip as field lengths", st.NormFallbacks)
+	}
+	m1, m2 := memWriter{}, memWriter{}
+	if _, err := f.ix.Export(m1, ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ix.Export(m2, ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m1) != len(m2) {
+		t.Fatalf("exports differ in file count: %d vs %d", len(m1), len(m2))
+	}
+	for k, v := range m1 {
+		if !bytes.Equal(v, m2[k]) {
+			t.Errorf("export not deterministic: %s differs", k)
+		}
+	}
+	t.Logf("2,000 records: %d files, %d bytes, largest %d (%s), by kind %v", st.Files, st.Bytes, st.MaxFileBytes, st.MaxFile, st.FilesByKind)
+}
+
+func benchN(def int) int {
+	if s := os.Getenv("ERRDOCS_BENCH_N"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return def
+}
+
+// BenchmarkExport measures Export alone on an index of ERRDOCS_BENCH_N
+// generated records (default 20,000).
+func BenchmarkExport(b *testing.B) {
+	n := benchN(20000)
+	dir := b.TempDir()
+	ix, err := Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(Records(genRecords(n, 1))); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var st ExportStats
+	for b.Loop() {
+		st, err = ix.Export(memWriter{}, ExportOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Files), "files")
+	b.ReportMetric(float64(st.Bytes)/1e6, "MB")
+}
+
+// BenchmarkSearchBudget is the budget measurement at scale (default
+// 100,000 records; ERRDOCS_BENCH_N overrides): index time, export time,
+// file count and sizes, and the bytes (gzip-equivalent) a Node client of
+// engine.js loads for typical 2-3 word queries from a cold start and warm.
+// Run: go test ./generator/index -run '^$' -bench SearchBudget -benchtime 1x -timeout 30m
+func BenchmarkSearchBudget(b *testing.B) {
+	n := benchN(100000)
+	for b.Loop() {
+		dir := b.TempDir()
+		ix, err := Open(filepath.Join(dir, "cache"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs := genRecords(n, 1)
+		t0 := time.Now()
+		if _, err := ix.Sync(Records(recs)); err != nil {
+			b.Fatal(err)
+		}
+		indexTime := time.Since(t0)
+		site := filepath.Join(dir, "site")
+		st, err := ix.Export(dirWriter{site}, ExportOptions{Pattern: pattern.Compile})
+		if err != nil {
+			b.Fatal(err)
+		}
+		// no-change sync
+		t1 := time.Now()
+		ss, err := ix.Sync(Records(recs))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resync := time.Since(t1)
+
+		// typical queries: 2-3 consecutive words of random messages
+		rng := rand.New(rand.NewSource(5))
+		var qs []map[string]interface{}
+		for len(qs) < 40 {
+			ws := strings.Fields(recs[rng.Intn(len(recs))].ErrorMessage)
+			if len(ws) < 3 {
+				continue
+			}
+			k := 2 + rng.Intn(2)
+			j := rng.Intn(len(ws) - k + 1)
+			qs = append(qs, map[string]interface{}{"q": strings.Join(ws[j:j+k], " "), "opts": map[string]interface{}{"limit": 10}})
+		}
+		var cold, warm struct{ Queries []jsQueryResult }
+		runNode(b, map[string]interface{}{"site": site, "queries": qs, "coldQueries": true}, &cold)
+		runNode(b, map[string]interface{}{"site": site, "queries": qs}, &warm)
+		coldGz, warmGz, ms := []int{}, []int{}, []float64{}
+		for i := range cold.Queries {
+			coldGz = append(coldGz, cold.Queries[i].Gz+cold.Queries[i].EngineGz)
+			if i > 0 {
+				warmGz = append(warmGz, warm.Queries[i].Gz)
+			}
+			ms = append(ms, cold.Queries[i].Ms)
+		}
+		med := func(x []int) int { s := append([]int(nil), x...); sort.Ints(s); return s[len(s)/2] }
+		p95 := func(x []int) int { s := append([]int(nil), x...); sort.Ints(s); return s[len(s)*95/100] }
+		mx := func(x []int) int { s := append([]int(nil), x...); sort.Ints(s); return s[len(s)-1] }
+		msInts := []int{}
+		for _, m := range ms {
+			msInts = append(msInts, int(m*1000))
+		}
+		b.ReportMetric(float64(med(coldGz))/1000, "coldKB-med")
+		b.ReportMetric(float64(p95(coldGz))/1000, "coldKB-p95")
+		b.ReportMetric(float64(med(warmGz))/1000, "warmKB-med")
+		b.ReportMetric(float64(st.Files), "files")
+		b.ReportMetric(float64(st.MaxFileBytes)/1000, "maxFileKB")
+		b.ReportMetric(indexTime.Seconds(), "index-s")
+		b.ReportMetric(st.Duration.Seconds(), "export-s")
+		fmt.Printf("records %d: index %.1fs, export %.1fs (read %.1fs, patterns %.1fs, %d pattern errors), no-change sync %.1fs %+v\n", n, indexTime.Seconds(), st.Duration.Seconds(), st.ReadTime.Seconds(), st.PatternTime.Seconds(), st.PatternErrors, resync.Seconds(), ss)
+		fmt.Printf("bytes by kind %v\n", st.BytesByKind)
+		fmt.Printf("files %d (%v), %.1f MB, largest %d B (%s), postings %d, terms %d, norm fallbacks %d\n",
+			st.Files, st.FilesByKind, float64(st.Bytes)/1e6, st.MaxFileBytes, st.MaxFile, st.Postings, st.Terms, st.NormFallbacks)
+		fmt.Printf("cold query gzip KB (incl. engine+analyzer %d B): median %.1f p95 %.1f max %.1f; warm median %.1f p95 %.1f max %.1f; node ms median %.1f\n",
+			cold.Queries[0].EngineGz, float64(med(coldGz))/1000, float64(p95(coldGz))/1000, float64(mx(coldGz))/1000,
+			float64(med(warmGz))/1000, float64(p95(warmGz))/1000, float64(mx(warmGz))/1000, float64(med(msInts))/1000)
+		for i := 0; i < 8; i++ {
+			fmt.Printf("  %-45q cold %6.1f KB %3d files %v, warm %6.1f KB\n", qs[i]["q"], float64(coldGz[i])/1000, cold.Queries[i].Files, cold.Queries[i].ByKind, float64(warm.Queries[i].Gz)/1000)
+		}
+		ix.Close()
+	}
+}
+
+func gz(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+var _ = gz

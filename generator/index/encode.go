@@ -1,0 +1,107 @@
+package index
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// validUTF8PerByte replaces each byte that is not part of valid UTF-8 by
+// U+FFFD, as encoding/json does. bleve's lowercase filter can leave such
+// bytes in a term (see analyzer.js lowerBytes); the export writes terms in
+// this form and sorts them in it, so the client's code point order holds.
+func validUTF8PerByte(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+w])
+		}
+		i += w
+	}
+	return b.String()
+}
+
+// The export encodes numbers as "char varints": each character of the
+// alphabet carries 5 data bits and a continuation bit, least significant
+// group first. Numbers below 32 take one character. Unlike base64 of a byte
+// varint, equal numbers give equal characters at any position, which gzip
+// compresses well, and the strings are safe inside JS string literals.
+const cvAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+type cvWriter struct{ b []byte }
+
+func (w *cvWriter) put(v uint64) {
+	for {
+		d := v & 31
+		v >>= 5
+		if v != 0 {
+			w.b = append(w.b, cvAlphabet[d|32])
+		} else {
+			w.b = append(w.b, cvAlphabet[d])
+			return
+		}
+	}
+}
+
+func (w *cvWriter) len() int { return len(w.b) }
+
+func (w *cvWriter) String() string { return string(w.b) }
+
+// bitmapChars encodes a sorted doc list as a bitmap, 5 docs per character
+// (no continuation bit), for long filter lists.
+func bitmapChars(docs []uint32, n int) string {
+	chars := make([]byte, (n+4)/5)
+	vals := make([]byte, len(chars))
+	for _, d := range docs {
+		vals[d/5] |= 1 << (d % 5)
+	}
+	for i, v := range vals {
+		chars[i] = cvAlphabet[v]
+	}
+	return string(chars)
+}
+
+// normCode returns the field length whose bleve norm is norm, or 0 when
+// no integer length reproduces the float32 exactly (then the raw float32
+// bits follow in the stream). bleve stores norm = float32(1/sqrt(length)).
+func normCode(norm float64) (uint64, bool) {
+	if norm <= 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
+		return 0, false
+	}
+	l := math.Round(1 / (norm * norm))
+	if l < 1 || l > 1<<31 {
+		return 0, false
+	}
+	if float32(1/math.Sqrt(l)) == float32(norm) {
+		return uint64(l), true
+	}
+	return 0, false
+}
+
+// putTF writes a posting's frequency and norm.
+func (w *cvWriter) putTF(freq uint64, norm float64) bool {
+	w.put(freq)
+	if l, ok := normCode(norm); ok {
+		w.put(l)
+		return true
+	}
+	w.put(0)
+	w.put(uint64(math.Float32bits(float32(norm))))
+	return false
+}
+
+// jsString quotes s for a JS string literal; cv strings need no escaping.
+func jsString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,668 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// FileWriter receives the exported files, with paths relative to the site
+// root (all under ExportOptions.Dir).
+type FileWriter interface {
+	WriteFile(rel string, data []byte) error
+}
+
+// ExportOptions tunes the export. Zero values take the defaults.
+type ExportOptions struct {
+	// Pattern compiles a record's messagePattern into the program the
+	// client matches pasted errors with; its JSON is stored in the doc
+	// data as "pattern". nil omits patterns. An error omits the pattern
+	// of that record (counted in ExportStats.PatternErrors).
+	Pattern func(expr string) (json.RawMessage, error)
+
+	Dir              string // folder under the site root; default "search"
+	DictShardBytes   int    // target size of a dictionary shard; default 8 KiB
+	PostingFileBytes int    // target size of a postings file; default 16 KiB
+	DocsPerFile      int    // records per doc data file; default 48
+	BlockSize        int    // postings per block; default 128
+	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
+	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
+}
+
+func (o *ExportOptions) defaults() {
+	if o.Dir == "" {
+		o.Dir = "search"
+	}
+	o.Dir = strings.Trim(o.Dir, "/")
+	if o.DictShardBytes <= 0 {
+		o.DictShardBytes = 8 << 10
+	}
+	if o.PostingFileBytes <= 0 {
+		o.PostingFileBytes = 16 << 10
+	}
+	if o.DocsPerFile <= 0 {
+		o.DocsPerFile = 48
+	}
+	if o.BlockSize <= 0 {
+		o.BlockSize = 128
+	}
+	if o.InlineMax <= 0 {
+		o.InlineMax = 3
+	}
+	if o.FilterFileBytes <= 0 {
+		o.FilterFileBytes = 32 << 10
+	}
+}
+
+// ExportStats describes an export.
+type ExportStats struct {
+	Docs          int
+	Terms         int // distinct (term, field) pairs
+	Postings      int
+	Files         int
+	Bytes         int64
+	MaxFileBytes  int
+	MaxFile       string
+	FilesByKind   map[string]int
+	BytesByKind   map[string]int64
+	NormFallbacks int // postings whose norm is stored as raw float32 bits
+	PatternErrors int
+	ReadTime      time.Duration // reading bleve
+	PatternTime   time.Duration // running the Pattern hook
+	Duration      time.Duration
+}
+
+// FormatVersion is written into the manifest; the client refuses others.
+const FormatVersion = 1
+
+type posting struct {
+	doc  uint32
+	freq uint32
+	norm float32
+}
+
+type fieldTerm struct {
+	term  string
+	field int
+	df    uint64 // bleve's count, which its idf uses
+	posts []posting
+}
+
+// Export writes the client-side search files for the current index.
+func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error) {
+	start := time.Now()
+	opts.defaults()
+	st := ExportStats{FilesByKind: map[string]int{}, BytesByKind: map[string]int64{}}
+	if ix == nil || ix.bleve == nil {
+		return st, errors.New("index: Export on a closed index")
+	}
+	if out == nil {
+		return st, errors.New("index: Export needs a FileWriter")
+	}
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return st, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return st, err
+	}
+	defer r.Close()
+
+	docCount, err := r.DocCount()
+	if err != nil {
+		return st, err
+	}
+
+	// Doc numbers: scorch's internal ids are not stable, so number the
+	// records by (sort key, id): newest analyzedAt first. This is also the
+	// order of filter-only results and the tie-break of scored ones.
+	type docRef struct {
+		internal string
+		data     *DocData
+	}
+	var docs []docRef
+	dr, err := r.DocIDReaderAll()
+	if err != nil {
+		return st, err
+	}
+	for {
+		id, err := dr.Next()
+		if err != nil {
+			dr.Close()
+			return st, err
+		}
+		if id == nil {
+			break
+		}
+		ext, err := r.ExternalID(id)
+		if err != nil {
+			dr.Close()
+			return st, err
+		}
+		se, ok := ix.side[ext]
+		if !ok {
+			dr.Close()
+			return st, fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
+		}
+		d := se.Data
+		docs = append(docs, docRef{internal: string(id), data: &d})
+	}
+	dr.Close()
+	sort.Slice(docs, func(i, j int) bool {
+		a, b := docs[i].data, docs[j].data
+		if a.SortKey != b.SortKey {
+			return a.SortKey < b.SortKey
+		}
+		return a.ID < b.ID
+	})
+	docNum := make(map[string]uint32, len(docs))
+	for i, d := range docs {
+		docNum[d.internal] = uint32(i)
+	}
+	st.Docs = len(docs)
+
+	// Read every field's dictionary and postings, fields in parallel.
+	perField := make([][]fieldTerm, len(Fields))
+	errs := make([]error, len(Fields))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for fi := range Fields {
+		wg.Add(1)
+		go func(fi int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			perField[fi], errs[fi] = readField(r, fi, docNum)
+		}(fi)
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return st, e
+		}
+	}
+	st.ReadTime = time.Since(start)
+
+	// Term-major order: all fields of one term sit together, so a query
+	// word touches one dictionary shard and usually one postings file.
+	var all []*fieldTerm
+	for fi := range perField {
+		for i := range perField[fi] {
+			all = append(all, &perField[fi][i])
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].term != all[j].term {
+			return all[i].term < all[j].term
+		}
+		return all[i].field < all[j].field
+	})
+	st.Terms = len(all)
+
+	w := &exportWriter{out: out, st: &st, dir: opts.Dir}
+
+	// Postings files and dictionary shards.
+	var (
+		pfile      cvWriter
+		pfileNo    = 0
+		shardTerms []string
+		shardEnc   cvWriter
+		shardFirst []string
+	)
+	flushPostings := func() error {
+		if pfile.len() == 0 {
+			return nil
+		}
+		name := fmt.Sprintf("p/%04d", pfileNo)
+		if err := w.script("p", name, jsString(pfile.String())); err != nil {
+			return err
+		}
+		pfile = cvWriter{}
+		pfileNo++
+		return nil
+	}
+	flushShard := func() error {
+		if len(shardTerms) == 0 {
+			return nil
+		}
+		name := fmt.Sprintf("d/%04d", len(shardFirst))
+		shardFirst = append(shardFirst, shardTerms[0])
+		tj, err := json.Marshal(shardTerms)
+		if err != nil {
+			return err
+		}
+		body := `{"t":` + string(tj) + `,"e":` + jsString(shardEnc.String()) + `}`
+		if err := w.script("d", name, body); err != nil {
+			return err
+		}
+		shardTerms = nil
+		shardEnc = cvWriter{}
+		return nil
+	}
+	shardBytes := 0
+	for i := 0; i < len(all); {
+		// One dictionary entry per term: all its fields.
+		j := i
+		for j < len(all) && all[j].term == all[i].term {
+			j++
+		}
+		group := all[i:j]
+		// Start a new shard before this term if the shard is full; a term
+		// is never split.
+		if shardBytes >= opts.DictShardBytes {
+			if err := flushShard(); err != nil {
+				return st, err
+			}
+			shardBytes = 0
+		}
+		before := shardEnc.len()
+		shardEnc.put(uint64(len(group)))
+		for _, ft := range group {
+			st.Postings += len(ft.posts)
+			shardEnc.put(uint64(ft.field))
+			shardEnc.put(ft.df)
+			shardEnc.put(uint64(len(ft.posts)))
+			if len(ft.posts) <= opts.InlineMax {
+				prev := uint32(0)
+				for _, p := range ft.posts {
+					shardEnc.put(uint64(p.doc - prev))
+					prev = p.doc
+					if !shardEnc.putTF(uint64(p.freq), float64(p.norm)) {
+						st.NormFallbacks++
+					}
+				}
+				continue
+			}
+			// Blocks of BlockSize postings in doc order. The whole list
+			// goes to the current postings file unless that file is
+			// already past its target; a list larger than a file gets
+			// split at block boundaries.
+			if pfile.len() >= opts.PostingFileBytes {
+				if err := flushPostings(); err != nil {
+					return st, err
+				}
+			}
+			nb := (len(ft.posts) + opts.BlockSize - 1) / opts.BlockSize
+			shardEnc.put(uint64(nb))
+			shardEnc.put(uint64(pfileNo))
+			shardEnc.put(uint64(pfile.len()))
+			prevLast := uint32(0)
+			for b := 0; b < nb; b++ {
+				lo, hi := b*opts.BlockSize, (b+1)*opts.BlockSize
+				if hi > len(ft.posts) {
+					hi = len(ft.posts)
+				}
+				blk := ft.posts[lo:hi]
+				fileDelta := 0
+				if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
+					if err := flushPostings(); err != nil {
+						return st, err
+					}
+					fileDelta = 1
+				}
+				var enc cvWriter
+				prev := blk[0].doc
+				best := 0
+				bestImp := -1.0
+				for k, p := range blk {
+					enc.put(uint64(p.doc - prev))
+					prev = p.doc
+					if !enc.putTF(uint64(p.freq), float64(p.norm)) {
+						st.NormFallbacks++
+					}
+					imp := math.Sqrt(float64(p.freq)) * float64(p.norm)
+					if imp > bestImp {
+						bestImp, best = imp, k
+					}
+				}
+				shardEnc.put(uint64(fileDelta))
+				shardEnc.put(uint64(blk[0].doc - prevLast))
+				shardEnc.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
+				shardEnc.put(uint64(len(blk)))
+				shardEnc.put(uint64(enc.len()))
+				shardEnc.putTF(uint64(blk[best].freq), float64(blk[best].norm))
+				prevLast = blk[len(blk)-1].doc
+				pfile.b = append(pfile.b, enc.b...)
+			}
+		}
+		shardTerms = append(shardTerms, group[0].term)
+		shardBytes += shardEnc.len() - before + len(group[0].term) + 3
+		i = j
+	}
+	if err := flushShard(); err != nil {
+		return st, err
+	}
+	if err := flushPostings(); err != nil {
+		return st, err
+	}
+
+	// Doc data, DocsPerFile records per file, in doc number order.
+	pstart := time.Now()
+	patterns := make([]json.RawMessage, len(docs))
+	if opts.Pattern != nil {
+		memo := map[string]json.RawMessage{}
+		for i, d := range docs {
+			if p, ok := memo[d.data.Pattern]; ok {
+				patterns[i] = p
+				continue
+			}
+			p, err := callPattern(opts.Pattern, d.data.Pattern)
+			if err != nil || !json.Valid(p) {
+				st.PatternErrors++
+				p = nil
+			}
+			memo[d.data.Pattern] = p
+			patterns[i] = p
+		}
+	}
+	st.PatternTime = time.Since(pstart)
+	// Result cards (r/) and pattern programs (m/) go to separate chunks
+	// with the same grouping: a result list needs only the cards; pattern
+	// programs (about half the bytes) load only for paste matching.
+	hasPatterns := opts.Pattern != nil
+	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
+		lo, hi := f*opts.DocsPerFile, (f+1)*opts.DocsPerFile
+		if hi > len(docs) {
+			hi = len(docs)
+		}
+		batch := make([]DocData, 0, hi-lo)
+		progs := make([]json.RawMessage, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			batch = append(batch, *docs[i].data)
+			p := patterns[i]
+			if p == nil {
+				p = json.RawMessage("null")
+			}
+			progs = append(progs, p)
+		}
+		b, err := json.Marshal(batch)
+		if err != nil {
+			return st, err
+		}
+		if err := w.script("r", fmt.Sprintf("r/%04d", f), string(b)); err != nil {
+			return st, err
+		}
+		if hasPatterns {
+			b, err := json.Marshal(progs)
+			if err != nil {
+				return st, err
+			}
+			if err := w.script("m", fmt.Sprintf("m/%04d", f), string(b)); err != nil {
+				return st, err
+			}
+		}
+	}
+
+	// Filters: per field, the sorted values with their doc counts and
+	// where their doc lists are; doc lists packed into filter files.
+	filterIndex, err := exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes)
+	if err != nil {
+		return st, err
+	}
+
+	// Id index: record id -> doc number, sharded by the first hex digits
+	// of the id (ids are 16 random-looking hex digits), so docs(ids) loads
+	// one small chunk per id prefix.
+	idPrefix := 1
+	if len(docs) > 20000 {
+		idPrefix = 2
+	}
+	idShards := map[string][][2]interface{}{}
+	for i, d := range docs {
+		p := d.data.ID
+		if len(p) > idPrefix {
+			p = p[:idPrefix]
+		}
+		idShards[p] = append(idShards[p], [2]interface{}{d.data.ID, i})
+	}
+	for _, p := range sortedKeys(idShards) {
+		b, err := json.Marshal(idShards[p])
+		if err != nil {
+			return st, err
+		}
+		if err := w.script("i", "i/"+p, string(b)); err != nil {
+			return st, err
+		}
+	}
+
+	// Manifest, last: small and fixed in shape.
+	type mfField struct {
+		Name     string  `json:"name"`
+		Analyzer string  `json:"analyzer"`
+		Query    string  `json:"query"`
+		Boost    float64 `json:"boost"`
+	}
+	man := struct {
+		Version     int                 `json:"v"`
+		DocCount    uint64              `json:"docCount"`
+		Docs        int                 `json:"docs"`
+		Fields      []mfField           `json:"fields"`
+		Shards      []string            `json:"shards"`
+		DocsPerFile int                 `json:"docsPerFile"`
+		Filters     map[string]string   `json:"filters"`
+		Options     map[string]int      `json:"options"`
+		FilterNames []string            `json:"filterNames"`
+		Extra       map[string][]string `json:"extra,omitempty"`
+	}{
+		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
+		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
+		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax,
+			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns)},
+		FilterNames: FilterFields,
+	}
+	for _, f := range Fields {
+		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
+	}
+	mb, err := json.Marshal(man)
+	if err != nil {
+		return st, err
+	}
+	if err := w.script("manifest", "manifest", string(mb)); err != nil {
+		return st, err
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// callPattern runs the hook and turns a panic in it into an error: the
+// hook is another package's code running on untrusted patterns.
+func callPattern(f func(string) (json.RawMessage, error), expr string) (p json.RawMessage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pattern hook panicked: %v", r)
+		}
+	}()
+	return f(expr)
+}
+
+func readField(r bindex.IndexReader, fi int, docNum map[string]uint32) ([]fieldTerm, error) {
+	field := Fields[fi].Name
+	fd, err := r.FieldDict(field)
+	if err != nil {
+		return nil, err
+	}
+	var termsList []string
+	for {
+		e, err := fd.Next()
+		if err != nil {
+			fd.Close()
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		termsList = append(termsList, e.Term)
+	}
+	fd.Close()
+	out := make([]fieldTerm, 0, len(termsList))
+	ctx := context.Background()
+	var tfd bindex.TermFieldDoc
+	for _, t := range termsList {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), field, true, true, false)
+		if err != nil {
+			return nil, err
+		}
+		ft := fieldTerm{term: validUTF8PerByte(t), field: fi, df: tfr.Count()}
+		for {
+			d, err := tfr.Next(&tfd)
+			if err != nil {
+				tfr.Close()
+				return nil, err
+			}
+			if d == nil {
+				break
+			}
+			n, ok := docNum[string(d.ID)]
+			if !ok {
+				continue // a deleted doc seen through a stale segment
+			}
+			ft.posts = append(ft.posts, posting{doc: n, freq: uint32(d.Freq), norm: float32(d.Norm)})
+		}
+		tfr.Close()
+		if len(ft.posts) == 0 {
+			continue
+		}
+		sort.Slice(ft.posts, func(i, j int) bool { return ft.posts[i].doc < ft.posts[j].doc })
+		out = append(out, ft)
+	}
+	return out, nil
+}
+
+func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint32, nDocs, target int) (map[string]string, error) {
+	index := map[string]string{}
+	var file cvWriter
+	fileNo := 0
+	flush := func() error {
+		if file.len() == 0 {
+			return nil
+		}
+		if err := w.script("f", fmt.Sprintf("f/%04d", fileNo), jsString(file.String())); err != nil {
+			return err
+		}
+		file = cvWriter{}
+		fileNo++
+		return nil
+	}
+	ctx := context.Background()
+	for _, name := range FilterFields {
+		field := FilterFieldPrefix + name
+		fd, err := r.FieldDict(field)
+		if err != nil {
+			return nil, err
+		}
+		var vals []string
+		for {
+			e, err := fd.Next()
+			if err != nil {
+				fd.Close()
+				return nil, err
+			}
+			if e == nil {
+				break
+			}
+			vals = append(vals, e.Term)
+		}
+		fd.Close()
+		// Each value: [value, count, file, offset, length, kind]; kind 0
+		// is a gap list, kind 1 a bitmap (smaller for common values).
+		var entries [][]interface{}
+		var tfd bindex.TermFieldDoc
+		for _, v := range vals {
+			tfr, err := r.TermFieldReader(ctx, []byte(v), field, false, false, false)
+			if err != nil {
+				return nil, err
+			}
+			var list []uint32
+			for {
+				d, err := tfr.Next(&tfd)
+				if err != nil {
+					tfr.Close()
+					return nil, err
+				}
+				if d == nil {
+					break
+				}
+				if n, ok := docNum[string(d.ID)]; ok {
+					list = append(list, n)
+				}
+			}
+			tfr.Close()
+			if len(list) == 0 {
+				continue
+			}
+			sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+			var enc cvWriter
+			prev := uint32(0)
+			for _, d := range list {
+				enc.put(uint64(d - prev))
+				prev = d
+			}
+			s, kind := enc.String(), 0
+			if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
+				s, kind = bm, 1
+			}
+			if file.len() > 0 && file.len()+len(s) > target {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+			}
+			entries = append(entries, []interface{}{v, len(list), fileNo, file.len(), len(s), kind})
+			file.b = append(file.b, s...)
+		}
+		b, err := json.Marshal(entries)
+		if err != nil {
+			return nil, err
+		}
+		vname := "f/" + name
+		if err := w.script("f", vname, string(b)); err != nil {
+			return nil, err
+		}
+		index[name] = vname
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return index, nil
+}
+
+// exportWriter writes chunk scripts: each file calls the global loader
+// with its own key, so that <script src> works from file://.
+type exportWriter struct {
+	out FileWriter
+	st  *ExportStats
+	dir string
+}
+
+func (w *exportWriter) script(kind, key, body string) error {
+	data := []byte("errdocsSearch.load(" + jsString(key) + "," + body + ");\n")
+	rel := w.dir + "/" + key + ".js"
+	if err := w.out.WriteFile(rel, data); err != nil {
+		return err
+	}
+	w.st.Files++
+	w.st.Bytes += int64(len(data))
+	w.st.FilesByKind[kind]++
+	w.st.BytesByKind[kind] += int64(len(data))
+	if len(data) > w.st.MaxFileBytes {
+		w.st.MaxFileBytes = len(data)
+		w.st.MaxFile = rel
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,264 @@
+package index
+
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// DefaultBatchSize is the number of index operations per bleve batch: large
+// enough to amortise scorch's segment building, small enough to bound memory.
+const DefaultBatchSize = 5000
+
+// Index is the on-disk bleve index of the records plus a side store holding,
+// for each indexed record, its content hash and its DocData.
+type Index struct {
+	dir   string
+	bleve bleve.Index
+	side  map[string]sideEntry // by record id
+	// BatchSize overrides DefaultBatchSize when > 0.
+	BatchSize int
+}
+
+type sideEntry struct {
+	Hash string
+	Data DocData
+}
+
+// sideFile is the side store; dirtyFile exists while a Sync is writing, so
+// that a crash between bleve batches and the side store write makes the next
+// Open distrust the cache and rebuild it instead of skipping changed records.
+const (
+	bleveDir  = "bleve"
+	sideFile  = "docs.gob"
+	dirtyFile = "sync.dirty"
+	verFile   = "version"
+)
+
+// Open opens (or creates) the index in dir, a cache folder outside the
+// published site. A cache written by another mapping version, or left dirty
+// by an interrupted Sync, is deleted and rebuilt from scratch by the next Sync.
+func Open(dir string) (*Index, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	ix := &Index{dir: dir, side: map[string]sideEntry{}}
+	ver, _ := os.ReadFile(filepath.Join(dir, verFile))
+	_, dirtyErr := os.Stat(filepath.Join(dir, dirtyFile))
+	trusted := string(ver) == mappingVersion && errors.Is(dirtyErr, os.ErrNotExist)
+	if trusted {
+		if err := ix.readSide(); err != nil {
+			trusted = false
+		}
+	}
+	bpath := filepath.Join(dir, bleveDir)
+	if trusted {
+		b, err := bleve.Open(bpath)
+		if err == nil {
+			ix.bleve = b
+			return ix, nil
+		}
+	}
+	// Start over: remove whatever is there.
+	ix.side = map[string]sideEntry{}
+	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile} {
+		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
+			return nil, err
+		}
+	}
+	m, err := NewMapping()
+	if err != nil {
+		return nil, err
+	}
+	b, err := bleve.New(bpath, m)
+	if err != nil {
+		return nil, fmt.Errorf("index: create %s: %w", bpath, err)
+	}
+	ix.bleve = b
+	if err := os.WriteFile(filepath.Join(dir, verFile), []byte(mappingVersion), 0o644); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Close closes the bleve index.
+func (ix *Index) Close() error {
+	if ix == nil || ix.bleve == nil {
+		return nil
+	}
+	err := ix.bleve.Close()
+	ix.bleve = nil
+	return err
+}
+
+// Bleve exposes the underlying index (for parity tests and diagnostics).
+func (ix *Index) Bleve() bleve.Index { return ix.bleve }
+
+// DocCount is the number of indexed records.
+func (ix *Index) DocCount() int { return len(ix.side) }
+
+func (ix *Index) readSide() error {
+	f, err := os.Open(filepath.Join(ix.dir, sideFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // a fresh, empty index
+		}
+		return err
+	}
+	defer f.Close()
+	var entries []sideEntry
+	if err := gob.NewDecoder(f).Decode(&entries); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		ix.side[e.Data.ID] = e
+	}
+	return nil
+}
+
+func (ix *Index) writeSide() error {
+	entries := make([]sideEntry, 0, len(ix.side))
+	for _, e := range ix.side {
+		entries = append(entries, e)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Data.ID < entries[j].Data.ID })
+	tmp := filepath.Join(ix.dir, sideFile+".tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(f).Encode(entries); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(ix.dir, sideFile))
+}
+
+// SyncStats counts what a Sync did.
+type SyncStats struct {
+	Added, Updated, Deleted, Unchanged int
+	Duration                           time.Duration
+}
+
+// Sync makes the index hold exactly the given records: it indexes records
+// that are new or whose content hash changed, deletes records that are no
+// longer in the sequence, and leaves the rest untouched. recs must yield the
+// whole dataset; a nil record is skipped; a duplicate id keeps the last one.
+func (ix *Index) Sync(recs iter.Seq[*record.Record]) (SyncStats, error) {
+	start := time.Now()
+	var st SyncStats
+	if ix == nil || ix.bleve == nil {
+		return st, errors.New("index: Sync on a closed index")
+	}
+	bs := ix.BatchSize
+	if bs <= 0 {
+		bs = DefaultBatchSize
+	}
+	dirty := filepath.Join(ix.dir, dirtyFile)
+	seen := make(map[string]bool, len(ix.side))
+	batch := ix.bleve.NewBatch()
+	marked := false
+	flush := func() error {
+		if batch.Size() == 0 {
+			return nil
+		}
+		if !marked {
+			if err := os.WriteFile(dirty, nil, 0o644); err != nil {
+				return err
+			}
+			marked = true
+		}
+		if err := ix.bleve.Batch(batch); err != nil {
+			return fmt.Errorf("index: batch: %w", err)
+		}
+		batch.Reset()
+		return nil
+	}
+	for r := range recs {
+		if r == nil || r.ID == "" {
+			continue
+		}
+		// The hash covers the record itself (and the mapping version):
+		// the document derives from it deterministically, so an unchanged
+		// record skips the derivation, which is the costly part.
+		h := recordHash(r)
+		old, had := ix.side[r.ID]
+		if seen[r.ID] && had && old.Hash == h {
+			continue
+		}
+		seen[r.ID] = true
+		if had && old.Hash == h {
+			st.Unchanged++
+			continue
+		}
+		doc, dd := buildDoc(r)
+		if err := batch.Index(r.ID, doc); err != nil {
+			return st, fmt.Errorf("index: record %s: %w", r.ID, err)
+		}
+		if had {
+			st.Updated++
+		} else {
+			st.Added++
+		}
+		ix.side[r.ID] = sideEntry{Hash: h, Data: dd}
+		if batch.Size() >= bs {
+			if err := flush(); err != nil {
+				return st, err
+			}
+		}
+	}
+	var gone []string
+	for id := range ix.side {
+		if !seen[id] {
+			gone = append(gone, id)
+		}
+	}
+	sort.Strings(gone)
+	for _, id := range gone {
+		batch.Delete(id)
+		delete(ix.side, id)
+		st.Deleted++
+		if batch.Size() >= bs {
+			if err := flush(); err != nil {
+				return st, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return st, err
+	}
+	if marked {
+		if err := ix.writeSide(); err != nil {
+			return st, err
+		}
+		if err := os.Remove(dirty); err != nil {
+			return st, err
+		}
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// Records adapts a slice to the sequence Sync takes.
+func Records(rs []record.Record) iter.Seq[*record.Record] {
+	return func(yield func(*record.Record) bool) {
+		for i := range rs {
+			if !yield(&rs[i]) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+func TestSyncIncremental(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := genRecords(300, 5)
+	st, err := ix.Sync(Records(recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 300 || st.Updated+st.Deleted+st.Unchanged != 0 {
+		t.Fatalf("first sync %+v", st)
+	}
+	if st, _ = ix.Sync(Records(recs)); st.Unchanged != 300 || st.Added+st.Updated+st.Deleted != 0 {
+		t.Fatalf("no-change sync %+v", st)
+	}
+	recs[3].Documentation += " more"
+	recs[4].SourceCode = "raise FooBarError(x)"
+	gone := recs[7].ID
+	recs = append(recs[:7], recs[8:]...)
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Reopen: the side store carries the hashes over.
+	if ix, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err = ix.Sync(Records(recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Updated != 2 || st.Deleted != 1 || st.Unchanged != 297 || st.Added != 0 {
+		t.Fatalf("sync after change %+v", st)
+	}
+	hits, _, err := ix.Search("FooBarError", QueryOptions{}, 5)
+	if err != nil || len(hits) == 0 || hits[0].ID != recs[4].ID {
+		t.Fatalf("changed record not found by its new identifier: %v %v", hits, err)
+	}
+	m := memWriter{}
+	if _, err := ix.Export(m, ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range m {
+		if strings.HasPrefix(k, "search/r/") && strings.Contains(string(v), gone) {
+			t.Errorf("deleted record %s still exported in %s", gone, k)
+		}
+	}
+}
+
+func TestDirtyCacheIsRebuilt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := genRecords(50, 2)
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	// An interrupted Sync leaves the marker: the cache must not be trusted.
+	if err := os.WriteFile(filepath.Join(dir, dirtyFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := ix.Sync(Records(recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 50 {
+		t.Fatalf("dirty cache not rebuilt: %+v", st)
+	}
+}
+
+func TestBadInputNoPanic(t *testing.T) {
+	ix, err := Open(filepath.Join(t.TempDir(), "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weird := []*record.Record{nil, {}, {ID: "0000000000000001", Repo: "a/b", Slug: "x",
+		ErrorMessage: "\xff\xfe bad utf8 İİ ΣΣ", Documentation: "```\nunterminated", SourceCode: "\"unterminated /* x",
+		AnalyzedAt: "not a time", Tags: []string{""}}}
+	seq := iter.Seq[*record.Record](func(yield func(*record.Record) bool) {
+		for _, r := range weird {
+			if !yield(r) {
+				return
+			}
+		}
+	})
+	if _, err := ix.Sync(seq); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ix.Search("bad", QueryOptions{Prefix: true, Fuzzy: true, Filters: map[string][]string{"repo": {"a/b"}}}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ix.Search("x", QueryOptions{Filters: map[string][]string{"nope": {"a"}}}, 10); err == nil {
+		t.Error("unknown filter field accepted")
+	}
+	failing := func(string) (json.RawMessage, error) { return nil, errors.New("no") }
+	panicking := func(string) (json.RawMessage, error) { panic("boom") }
+	for _, hook := range []func(string) (json.RawMessage, error){failing, panicking} {
+		st, err := ix.Export(memWriter{}, ExportOptions{Pattern: hook})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.PatternErrors != 1 {
+			t.Errorf("pattern errors %d, want 1", st.PatternErrors)
+		}
+	}
+	ix.Close()
+	if _, err := ix.Export(memWriter{}, ExportOptions{}); err == nil {
+		t.Error("Export on a closed index did not fail")
+	}
+	if _, err := ix.Sync(Records(nil)); err == nil {
+		t.Error("Sync on a closed index did not fail")
+	}
+}
+
+func TestIdentifierText(t *testing.T) {
+	got := IdentifierText("*java.lang.NullPointerException", 0)
+	for _, w := range []string{"java.lang.NullPointerException", "NullPointerException", "Null", "Pointer", "Exception"} {
+		if !strings.Contains(" "+got+" ", " "+w+" ") {
+			t.Errorf("IdentifierText misses %q: %q", w, got)
+		}
+	}
+	src := "# comment words here\nconst parseURLString = new HTTPServerError('some message');\nitem.forEach(x)"
+	got = SourceIdentifiers(src)
+	if strings.Contains(got, "comment") || strings.Contains(got, "message") || strings.Contains(got, "item ") {
+		t.Errorf("SourceIdentifiers kept prose or plain words: %q", got)
+	}
+	for _, w := range []string{"parseURLString", "HTTPServerError", "Server", "URL"} {
+		if !strings.Contains(" "+got+" ", " "+w+" ") {
+			t.Errorf("SourceIdentifiers misses %q: %q", w, got)
+		}
+	}
+}

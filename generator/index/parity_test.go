@@ -1,0 +1,403 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// edgeTexts exercise tokenizer and filter corners for every analyzer.
+var edgeTexts = []string{
+	"", " ", "The server's connections were REFUSED; retrying…",
+	"java.lang.NullPointerException at com.example.Foo.bar(Foo.java:42)",
+	"127.0.0.1:8080 go1.22 v1.2.3 3.14 1,000.5 -42 0x1F __init__ _private snake_case_name",
+	"don't can't it's Jones’s JONES'S ＇s s 's", "漢字テストです ひらがな カタカナ한국어",
+	"naïve café ΣΊΣΥΦΟΣ ΟΔΥΣΣΕΥΣ İstanbul ǅemal Ⱥbc Straße", "emoji 😀 test 👍🏽 x",
+	"tab\tsep\u00a0nbsp\u2003emsp\u3000ideo", "ERR_INVALID_ARG E1234 *os.PathError ECONNREFUSED",
+	"\"quoted\" (paren) [bracket] {brace} <angle> a/b a\\b a-b a+b a@b.com http://x.y/z?q=1#f",
+	"connections connected connecting connection generalizations relational hopefulness",
+	"ยินดีต้อนรับ ສະບາຍດີ", "a.b. U.S.A. e.g. i.e. 1.2.3.4.5", "x_1 1_x __ _ $var @decorator #hash",
+	"caffeine\u0301 e\u0301 Z\u0308", "mañana ÅNGSTRÖM", "ﬁle ﬀ", "a'b a’b a''b",
+}
+
+func TestAnalyzerParity(t *testing.T) {
+	f := buildFixture(t, 1500, 11, ExportOptions{})
+	m := f.ix.bleve.Mapping()
+
+	// The source texts of every analyzed field, per record.
+	type item struct{ field, analyzer, text string }
+	var items []item
+	for i := range f.recs {
+		doc, _ := buildDoc(&f.recs[i])
+		for _, fld := range Fields {
+			switch v := doc[fld.Name].(type) {
+			case string:
+				items = append(items, item{fld.Name, fld.Analyzer, v})
+			case []interface{}:
+				for _, x := range v {
+					items = append(items, item{fld.Name, fld.Analyzer, x.(string)})
+				}
+			}
+		}
+	}
+	analyzers := []string{AnalyzerEN, AnalyzerIdent, AnalyzerCode, AnalyzerQCode}
+	for _, a := range analyzers {
+		for _, s := range edgeTexts {
+			items = append(items, item{"", a, s})
+		}
+	}
+	byAnalyzer := map[string][]int{}
+	for i, it := range items {
+		byAnalyzer[it.analyzer] = append(byAnalyzer[it.analyzer], i)
+	}
+	var req []map[string]interface{}
+	names := sortedKeys(byAnalyzer)
+	for _, a := range names {
+		var texts []string
+		for _, i := range byAnalyzer[a] {
+			texts = append(texts, items[i].text)
+		}
+		req = append(req, map[string]interface{}{"analyzer": a, "texts": texts})
+	}
+	var resp struct{ Analyze [][][]string }
+	runNode(t, map[string]interface{}{"analyze": req}, &resp)
+
+	jsTerms := map[string]map[string]bool{} // field -> terms
+	mismatches, compared := 0, 0
+	for ai, a := range names {
+		for j, i := range byAnalyzer[a] {
+			want := Analyze(m, a, items[i].text)
+			for k := range want {
+				want[k] = jsonString(want[k]) // as the export writes terms
+			}
+			got := resp.Analyze[ai][j]
+			compared++
+			if strings.Join(want, "\x00") != strings.Join(got, "\x00") {
+				mismatches++
+				if mismatches <= 15 {
+					t.Errorf("analyzer %s on %q:\n bleve %q\n js    %q", a, items[i].text, want, got)
+				}
+			}
+			if items[i].field != "" {
+				if jsTerms[items[i].field] == nil {
+					jsTerms[items[i].field] = map[string]bool{}
+				}
+				for _, g := range got {
+					jsTerms[items[i].field][g] = true
+				}
+			}
+		}
+	}
+	// Every term bleve holds (FieldDict) must be one the JS analyzer made
+	// from the same texts, and the other way round.
+	r, err := f.ix.bleve.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := r.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	dictTerms := 0
+	for _, fld := range Fields {
+		fd, err := rd.FieldDict(fld.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := map[string]bool{}
+		for {
+			e, err := fd.Next()
+			if err != nil || e == nil {
+				break
+			}
+			have[e.Term] = true
+			dictTerms++
+			if !jsTerms[fld.Name][e.Term] {
+				t.Errorf("field %s: bleve term %q not produced by the JS analyzer", fld.Name, e.Term)
+			}
+		}
+		fd.Close()
+		for term := range jsTerms[fld.Name] {
+			if !have[term] {
+				t.Errorf("field %s: JS term %q not in bleve's dictionary", fld.Name, term)
+			}
+		}
+	}
+	t.Logf("analyzer parity: %d texts compared token by token, %d mismatches; %d dictionary terms checked", compared, mismatches, dictTerms)
+}
+
+type jsQueryResult struct {
+	Error   string
+	Ms      float64
+	Total   int
+	Fuzzy   bool
+	Results []struct {
+		ID    string
+		Score float64
+		Terms []string
+	}
+	Files    int
+	ByKind   map[string]int
+	Raw, Gz  int
+	EngineGz int
+}
+
+type parityQuery struct {
+	q       string
+	opts    QueryOptions
+	setOnly bool
+}
+
+func (p parityQuery) jsOpts() map[string]interface{} {
+	o := map[string]interface{}{"limit": 10, "prefix": p.opts.Prefix, "fuzzy": p.opts.Fuzzy}
+	if len(p.opts.Filters) > 0 {
+		o["filters"] = p.opts.Filters
+	}
+	return o
+}
+
+// parityQueries derives queries from the records: words of messages,
+// stop words, inflected forms, codes, classes, tags, filters.
+func parityQueries(f *fixture, seed int64) []parityQuery {
+	rng := rand.New(rand.NewSource(seed))
+	var qs []parityQuery
+	add := func(q string, o QueryOptions) { qs = append(qs, parityQuery{q: q, opts: o}) }
+	words := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool {
+			return r == ' ' || r == ',' || r == '.' || r == ':' || r == '(' || r == ')' || r == '"' || r == '\''
+		})
+	}
+	pick := func() []string {
+		for {
+			r := &f.recs[rng.Intn(len(f.recs))]
+			if ws := words(r.ErrorMessage); len(ws) >= 3 {
+				return ws
+			}
+		}
+	}
+	for i := 0; i < 12; i++ {
+		ws := pick()
+		add(ws[rng.Intn(len(ws))], QueryOptions{})
+	}
+	for i := 0; i < 12; i++ {
+		ws := pick()
+		j := rng.Intn(len(ws) - 1)
+		add(ws[j]+" "+ws[j+1], QueryOptions{})
+	}
+	for i := 0; i < 8; i++ {
+		ws := pick()
+		j := rng.Intn(len(ws) - 2)
+		add(strings.Join(ws[j:j+3], " "), QueryOptions{})
+	}
+	for _, q := range []string{"the connection was refused", "connections refused", "invalid arguments", "is not a valid",
+		"timeout", "permission denied", "failed to parse configuration", "memory", "null pointer", "out of memory errors",
+		"Unable to connect to the database", "the", "file not found", "KeyError", "TypeError undefined"} {
+		add(q, QueryOptions{})
+	}
+	codes, classes, tags, repos, langs := []string{}, []string{}, []string{}, []string{}, []string{}
+	for i := range f.recs {
+		r := &f.recs[i]
+		if r.ErrorCode != "" {
+			codes = append(codes, r.ErrorCode)
+		}
+		if r.ErrorClass != "" {
+			classes = append(classes, r.ErrorClass)
+		}
+		tags = append(tags, r.Tags...)
+		repos = append(repos, r.Repo)
+		langs = append(langs, f.ix.side[r.ID].Data.Language)
+	}
+	for i := 0; i < 6 && len(codes) > 0; i++ {
+		add(codes[rng.Intn(len(codes))], QueryOptions{})
+	}
+	for i := 0; i < 6 && len(classes) > 0; i++ {
+		add(classes[rng.Intn(len(classes))], QueryOptions{})
+	}
+	for i := 0; i < 4 && len(tags) > 0; i++ {
+		add(tags[rng.Intn(len(tags))], QueryOptions{})
+	}
+	// filters
+	for i := 0; i < 8; i++ {
+		ws := pick()
+		o := QueryOptions{Filters: map[string][]string{}}
+		switch i % 4 {
+		case 0:
+			o.Filters["repo"] = []string{repos[rng.Intn(len(repos))]}
+		case 1:
+			o.Filters["severity"] = []string{"error", "critical"}
+		case 2:
+			o.Filters["tag"] = []string{tags[rng.Intn(len(tags))]}
+			o.Filters["severity"] = []string{"error"}
+		case 3:
+			if l := langs[rng.Intn(len(langs))]; l != "" {
+				o.Filters["language"] = []string{l}
+			}
+			o.Filters["errorType"] = []string{"exception"}
+		}
+		add(ws[rng.Intn(len(ws))], o)
+	}
+	add("", QueryOptions{Filters: map[string][]string{"severity": {"warning"}}})
+	add("", QueryOptions{Filters: map[string][]string{"repo": {repos[0]}, "severity": {"error"}}})
+	// prefix (type-ahead) and fuzzy (typos): same top-10 set
+	for i := 0; i < 10; i++ {
+		ws := pick()
+		w := ws[rng.Intn(len(ws))]
+		if rs := []rune(w); len(rs) > 4 {
+			w = string(rs[:3+rng.Intn(len(rs)-3)])
+		}
+		q := w
+		if i%2 == 1 {
+			q = ws[0] + " " + w
+		}
+		qs = append(qs, parityQuery{q: q, opts: QueryOptions{Prefix: true}, setOnly: true})
+	}
+	for i := 0; i < 10; i++ {
+		ws := pick()
+		w := []rune(strings.ToLower(ws[rng.Intn(len(ws))]))
+		if len(w) >= 4 {
+			k := 2 + rng.Intn(len(w)-2)
+			switch i % 3 {
+			case 0: // substitution
+				w[k] = 'x'
+			case 1: // deletion
+				w = append(w[:k:k], w[k+1:]...)
+			case 2: // transposition
+				if k+1 < len(w) {
+					w[k], w[k+1] = w[k+1], w[k]
+				}
+			}
+		}
+		qs = append(qs, parityQuery{q: string(w), opts: QueryOptions{Fuzzy: true}, setOnly: true})
+	}
+	return qs
+}
+
+func TestRankingParity(t *testing.T) {
+	f := buildFixture(t, 3000, 7, ExportOptions{BlockSize: 32, PostingFileBytes: 8 << 10})
+	// Churn: delete, change and add records, so that the index has
+	// several segments and deletions, as after incremental rebuilds.
+	var next []record.Record
+	for i, r := range f.recs {
+		switch {
+		case i%15 == 0:
+			continue // deleted
+		case i%10 == 0:
+			r.ErrorMessage = "changed: " + r.ErrorMessage + " again"
+			r.Documentation += "\n\nThis record was changed for the churn test."
+		}
+		next = append(next, r)
+	}
+	extra := genRecords(300, 8)
+	for i := range extra {
+		extra[i].ID = fmt.Sprintf("f%015x", i) // keep ids unique against the first set
+		extra[i].Slug += "-x"
+	}
+	next = append(next, extra...)
+	st, err := f.ix.Sync(Records(next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Deleted != 200 || st.Updated != 200 || st.Added != 300 {
+		t.Errorf("sync stats %+v, want 200 deleted, 200 updated, 300 added", st)
+	}
+	f.recs = next
+	// Small blocks and files so the engine's pruning and block loading run.
+	if f.st, err = f.ix.Export(dirWriter{f.site + "2"}, ExportOptions{BlockSize: 32, PostingFileBytes: 8 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	f.site += "2"
+	qs := parityQueries(f, 99)
+	checkParity(t, f, qs)
+}
+
+func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
+	t.Helper()
+	var jq []map[string]interface{}
+	for _, q := range qs {
+		jq = append(jq, map[string]interface{}{"q": q.q, "opts": q.jsOpts()})
+	}
+	var resp struct{ Queries []jsQueryResult }
+	runNode(t, map[string]interface{}{"site": f.site, "queries": jq}, &resp)
+	if len(resp.Queries) != len(qs) {
+		t.Fatalf("node answered %d queries, want %d", len(resp.Queries), len(qs))
+	}
+	ok, nonEmpty := 0, 0
+	for i, q := range qs {
+		want, _, err := f.ix.Search(q.q, q.opts, 10)
+		if err != nil {
+			t.Fatalf("bleve %q: %v", q.q, err)
+		}
+		got := resp.Queries[i]
+		if got.Error != "" {
+			t.Errorf("js %q: %s", q.q, got.Error)
+			continue
+		}
+		if len(want) > 0 {
+			nonEmpty++
+		}
+		if msg := compareHits(want, got, q.setOnly); msg != "" {
+			t.Errorf("query %q %+v: %s", q.q, q.opts, msg)
+			continue
+		}
+		ok++
+		if i%10 == 0 && len(want) > 0 {
+			t.Logf("%q %+v: top %s %.6f (js %s %.6f), %d results, js loaded %d files", q.q, q.opts, want[0].ID, want[0].Score,
+				got.Results[0].ID, got.Results[0].Score, len(want), got.Files)
+		}
+	}
+	t.Logf("ranking parity: %d/%d queries identical (%d with results)", ok, len(qs), nonEmpty)
+}
+
+func compareHits(want []Hit, got jsQueryResult, setOnly bool) string {
+	describe := func() string {
+		var b strings.Builder
+		for i := 0; i < len(want) || i < len(got.Results); i++ {
+			var w, g string
+			if i < len(want) {
+				w = fmt.Sprintf("%s %.9f", want[i].ID, want[i].Score)
+			}
+			if i < len(got.Results) {
+				g = fmt.Sprintf("%s %.9f", got.Results[i].ID, got.Results[i].Score)
+			}
+			fmt.Fprintf(&b, "\n  %2d bleve %-30s js %s", i, w, g)
+		}
+		return b.String()
+	}
+	if len(want) != len(got.Results) {
+		return fmt.Sprintf("%d results, bleve %d%s", len(got.Results), len(want), describe())
+	}
+	if setOnly {
+		a, b := []string{}, []string{}
+		for i := range want {
+			a = append(a, want[i].ID)
+			b = append(b, got.Results[i].ID)
+		}
+		sort.Strings(a)
+		sort.Strings(b)
+		if strings.Join(a, ",") != strings.Join(b, ",") {
+			return "different top-10 sets" + describe()
+		}
+		return ""
+	}
+	for i := range want {
+		if want[i].ID != got.Results[i].ID || math.Abs(want[i].Score-got.Results[i].Score) > 1e-6 {
+			return "different ranking" + describe()
+		}
+	}
+	return ""
+}
+
+var _ = context.Background
+
+// jsonString is s as Go's encoding/json writes it (invalid UTF-8 bytes
+// become U+FFFD, one per byte), which is how terms reach the export.
+func jsonString(s string) string {
+	return validUTF8PerByte(s)
+}
