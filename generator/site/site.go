@@ -8,9 +8,11 @@ package site
 import (
 	"cmp"
 	"hash/fnv"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -210,7 +212,7 @@ func (b *Builder) Build() *Site {
 		g.Repos = s.countRepos(g.Records)
 	}
 	s.canonical = s.computeCanonical()
-	s.related = s.computeRelated()
+	s.related = s.computeRelated(runtime.GOMAXPROCS(0))
 	return s
 }
 
@@ -341,90 +343,176 @@ func (s *Site) computeCanonical() []int32 {
 // MaxRelated is how many related records a record page links to.
 const MaxRelated = 5
 
-// relatedCandidates bounds the candidates looked at per family and per tag,
-// so that a family or tag of tens of thousands of records costs no more
-// than a small one. Which candidates are looked at rotates with the record,
-// so links spread over the whole group rather than all pointing at its first
-// records.
-const relatedCandidates = 256
+// relatedWindow is how many members of each of a record's groups (its
+// family and each of its tags) are considered as its related records. A
+// group's members are ordered by a hash of their ids, and a record looks at
+// the members that follow it in that order: a family of tens of thousands
+// costs no more than a small one, links spread over the whole group, and
+// adding or removing a record changes the candidates of at most
+// relatedWindow others per group, so a daily rebuild re-renders few pages.
+const relatedWindow = 48
 
 // Related returns up to MaxRelated records related to record i: records of
 // the same family in other repos first, then records sharing the most tags;
-// ties broken by a hash of the pair, so the choice is deterministic and
-// spread out.
+// ties broken by a hash of the pair, so the choice is deterministic.
 func (s *Site) Related(i int32) []int32 { return s.related[i] }
 
-func (s *Site) computeRelated() [][]int32 {
-	out := make([][]int32, len(s.Summaries))
-	for i := range s.Summaries {
-		out[i] = s.relatedOf(int32(i))
+// hashOrder is a group's members in the order of their id hashes.
+type hashOrder struct {
+	members []int32
+	hashes  []uint64
+}
+
+func (s *Site) orderByHash(ids []int32, idHash []uint64) hashOrder {
+	o := hashOrder{members: slices.Clone(ids)}
+	slices.SortFunc(o.members, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(idHash[a], idHash[b]), cmp.Compare(a, b))
+	})
+	o.hashes = make([]uint64, len(o.members))
+	for k, m := range o.members {
+		o.hashes[k] = idHash[m]
 	}
+	return o
+}
+
+// window calls fn for the members that follow record i (hash h) in the
+// group's hash order, at most relatedWindow of them, never i itself.
+func (o *hashOrder) window(i int32, h uint64, fn func(j int32)) {
+	n := len(o.members)
+	if n == 0 {
+		return
+	}
+	start, _ := slices.BinarySearch(o.hashes, h)
+	for k, seen := 0, 0; k < n && seen < relatedWindow; k++ {
+		j := o.members[(start+k)%n]
+		if j == i {
+			continue
+		}
+		seen++
+		fn(j)
+	}
+}
+
+func (s *Site) computeRelated(workers int) [][]int32 {
+	n := len(s.Summaries)
+	idHash := make([]uint64, n)
+	for i := range s.Summaries {
+		idHash[i] = pairHash(s.Summaries[i].ID, "")
+	}
+	families := map[string]*hashOrder{}
+	for _, g := range s.Families {
+		o := s.orderByHash(g.Records, idHash)
+		families[g.Name] = &o
+	}
+	tags := map[string]*hashOrder{}
+	for _, g := range s.Tags {
+		o := s.orderByHash(g.Records, idHash)
+		tags[g.Name] = &o
+	}
+	out := make([][]int32, n)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newScratch(n)
+			for i := w; i < n; i += workers {
+				out[i] = s.relatedOf(int32(i), idHash, families, tags, sc)
+			}
+		}()
+	}
+	wg.Wait()
 	return out
 }
 
-type candidate struct {
-	idx        int32
-	sameFamily bool
-	shared     int
-	tie        uint64
+// scratch is one worker's reusable candidate table: dense arrays indexed by
+// record, reset by bumping a generation number instead of clearing.
+type scratch struct {
+	gen    []uint32
+	shared []uint16
+	family []bool
+	cur    uint32
+	list   []int32
 }
 
-func (s *Site) relatedOf(i int32) []int32 {
-	me := &s.Summaries[i]
-	cands := map[int32]*candidate{}
-	visit := func(ids []int32, fn func(c *candidate)) {
-		if len(ids) == 0 {
-			return
-		}
-		n := min(len(ids), relatedCandidates)
-		start := int(pairHash(me.ID, "") % uint64(len(ids)))
-		for k := 0; k < n; k++ {
-			j := ids[(start+k)%len(ids)]
-			if j == i {
-				continue
-			}
-			c := cands[j]
-			if c == nil {
-				c = &candidate{idx: j, tie: pairHash(me.ID, s.Summaries[j].ID)}
-				cands[j] = c
-			}
-			fn(c)
-		}
+func newScratch(n int) *scratch {
+	return &scratch{gen: make([]uint32, n), shared: make([]uint16, n), family: make([]bool, n)}
+}
+
+func (sc *scratch) touch(j int32) {
+	if sc.gen[j] != sc.cur {
+		sc.gen[j] = sc.cur
+		sc.shared[j] = 0
+		sc.family[j] = false
+		sc.list = append(sc.list, j)
 	}
-	if me.Family != "" {
-		if g := s.familyByName[me.Family]; g != nil {
-			visit(g.Records, func(c *candidate) {
-				if s.Summaries[c.idx].Repo != me.Repo {
-					c.sameFamily = true
-				}
+}
+
+func (s *Site) relatedOf(i int32, idHash []uint64, families, tags map[string]*hashOrder, sc *scratch) []int32 {
+	me := &s.Summaries[i]
+	sc.cur++
+	sc.list = sc.list[:0]
+	if o := families[me.Family]; o != nil && me.Family != "" {
+		o.window(i, idHash[i], func(j int32) {
+			sc.touch(j)
+			if s.Summaries[j].Repo != me.Repo {
+				sc.family[j] = true
+			}
+		})
+	}
+	for _, t := range me.Tags {
+		if o := tags[t]; o != nil {
+			o.window(i, idHash[i], func(j int32) {
+				sc.touch(j)
+				sc.shared[j]++
 			})
 		}
 	}
-	for _, t := range me.Tags {
-		if g := s.tagByName[t]; g != nil {
-			visit(g.Records, func(c *candidate) { c.shared++ })
+	tie := func(j int32) uint64 { return mix(idHash[i] ^ idHash[j]) }
+	better := func(a, b int32) bool {
+		if sc.family[a] != sc.family[b] {
+			return sc.family[a]
 		}
-	}
-	list := make([]*candidate, 0, len(cands))
-	for _, c := range cands {
-		if c.sameFamily || c.shared > 0 {
-			list = append(list, c)
+		if sc.shared[a] != sc.shared[b] {
+			return sc.shared[a] > sc.shared[b]
 		}
-	}
-	slices.SortFunc(list, func(a, b *candidate) int {
-		if a.sameFamily != b.sameFamily {
-			if a.sameFamily {
-				return -1
-			}
-			return 1
+		if ta, tb := tie(a), tie(b); ta != tb {
+			return ta < tb
 		}
-		return cmp.Or(cmp.Compare(b.shared, a.shared), cmp.Compare(a.tie, b.tie), cmp.Compare(a.idx, b.idx))
-	})
-	out := make([]int32, 0, MaxRelated)
-	for _, c := range list[:min(MaxRelated, len(list))] {
-		out = append(out, c.idx)
+		return a < b
 	}
-	return out
+	// Keep the best MaxRelated with an insertion into a short sorted list:
+	// cheaper than sorting a few hundred candidates.
+	best := make([]int32, 0, MaxRelated)
+	for _, j := range sc.list {
+		if !sc.family[j] && sc.shared[j] == 0 {
+			continue
+		}
+		if len(best) == MaxRelated && !better(j, best[MaxRelated-1]) {
+			continue
+		}
+		k := len(best)
+		if k < MaxRelated {
+			best = append(best, j)
+		} else {
+			k = MaxRelated - 1
+		}
+		for k > 0 && better(j, best[k-1]) {
+			best[k] = best[k-1]
+			k--
+		}
+		best[k] = j
+	}
+	return best
+}
+
+// mix scrambles a 64-bit value (splitmix64's finaliser).
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 func pairHash(a, b string) uint64 {
