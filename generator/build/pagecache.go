@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/generator/write"
 )
@@ -38,11 +39,13 @@ const (
 	kindPages         // binding pages and feeds: skipped together
 	kindExport        // the search export: skipped together
 	kindAsset         // static assets: always written (few and small)
+	kindListing       // the pages of one listing: skipped together
 )
 
 type cacheEntry struct {
 	Kind  uint8
 	Key   Key
+	Group string // for listings: the listing's base path
 	Print write.Fingerprint
 }
 
@@ -185,12 +188,7 @@ func (h *hasher) bytes(b []byte) *hasher {
 }
 
 func (h *hasher) summary(s *site.Summary) *hasher {
-	h.str(s.ID).str(s.Repo).str(s.Slug).str(s.Message).str(s.Severity).str(s.ErrorType).
-		str(s.ErrorClass).str(s.ErrorCode).str(s.Family).str(s.Language).str(s.AnalyzedAt).
-		num(s.DocLen).num(s.Solutions).num(len(s.Tags))
-	for _, t := range s.Tags {
-		h.str(t)
-	}
+	s.WriteHash(h.h)
 	return h
 }
 
@@ -274,3 +272,53 @@ func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
 }
 
 var _ = record.SchemaVersion
+
+// listingCache is the build's side of render.ListingCache.
+type listingCache struct {
+	global  Key
+	prev    *pageCache
+	byGroup map[string][]string // listing base → its files last time
+	out     *write.Site
+	note    func(rel string, e cacheEntry)
+}
+
+func newListingCache(global Key, prev *pageCache, out *write.Site, note func(string, cacheEntry)) *listingCache {
+	lc := &listingCache{global: global, prev: prev, out: out, note: note, byGroup: map[string][]string{}}
+	for rel, e := range prev.Entries {
+		if e.Kind == kindListing {
+			lc.byGroup[e.Group] = append(lc.byGroup[e.Group], rel)
+		}
+	}
+	return lc
+}
+
+func (lc *listingCache) key(k render.Key) Key {
+	return newHasher(lc.global).bytes(k[:]).key()
+}
+
+// Keep keeps every file the listing made last time, if they were made from
+// the same key and are on disk as written; all or none.
+func (lc *listingCache) Keep(base string, k render.Key) bool {
+	key := lc.key(k)
+	paths := lc.byGroup[base]
+	if len(paths) == 0 {
+		return false
+	}
+	for _, rel := range paths {
+		e := lc.prev.Entries[rel]
+		if e.Key != key || !lc.out.Unchanged(rel, e.Print) {
+			return false
+		}
+	}
+	for _, rel := range paths {
+		if !lc.out.Reuse(rel, lc.prev.Entries[rel].Print) {
+			return false
+		}
+		lc.note(rel, lc.prev.Entries[rel])
+	}
+	return true
+}
+
+func (lc *listingCache) Made(base string, k render.Key, rel string) {
+	lc.note(rel, cacheEntry{Kind: kindListing, Key: lc.key(k), Group: base})
+}

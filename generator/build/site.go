@@ -88,10 +88,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	next := &pageCache{Entries: map[string]cacheEntry{}}
 	var nextMu sync.Mutex
-	note := func(rel string, kind uint8, key Key) {
+	noteEntry := func(rel string, e cacheEntry) {
 		nextMu.Lock()
-		next.Entries[rel] = cacheEntry{Kind: kind, Key: key}
+		next.Entries[rel] = e
 		nextMu.Unlock()
+	}
+	note := func(rel string, kind uint8, key Key) { noteEntry(rel, cacheEntry{Kind: kind, Key: key}) }
+	if gerr == nil {
+		r.SetCache(newListingCache(global, prev, out, noteEntry))
 	}
 	timer.done("cache")
 
@@ -126,19 +130,23 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
 	emitAs := func(kind uint8) func(string, []byte) error {
 		return func(rel string, data []byte) error {
-			note(rel, kind, dkey)
+			nextMu.Lock()
+			// A listing's pages were noted already, with their own key.
+			if _, ok := next.Entries[rel]; !ok {
+				next.Entries[rel] = cacheEntry{Kind: kind, Key: dkey}
+			}
+			nextMu.Unlock()
 			return out.WriteFile(rel, data)
 		}
 	}
-	if prev.reuseAll(out, kindPages, dkey) {
-		copyKind(prev, next, kindPages)
-	} else {
-		if err := r.Pages(s, emitAs(kindPages)); err != nil {
-			return rep, err
-		}
-		if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages)); err != nil {
-			return rep, err
-		}
+	// Listings are kept or made one by one through the listing cache; the
+	// few other pages and the feeds are made each time, and kept on disk
+	// when their bytes did not change.
+	if err := r.Pages(s, emitAs(kindPages)); err != nil {
+		return rep, err
+	}
+	if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages)); err != nil {
+		return rep, err
 	}
 	timer.done("render")
 

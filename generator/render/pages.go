@@ -1,8 +1,12 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"hash"
 	"html/template"
+	"io"
 	"net/url"
 	"strconv"
 
@@ -167,6 +171,11 @@ func indexes(n int) []int32 {
 
 func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
 	err := r.listing(site.ReposPath, indexes(len(s.Repos)), reposPage, emit,
+		func(h hash.Hash) {
+			for _, rp := range s.Repos {
+				hashRepo(h, rp)
+			}
+		},
 		func(p *Page, items []int32) {
 			p.Head.Title = "Repositories · " + r.o.Title
 			p.Crumbs = []Crumb{{"Home", ""}, {"Repositories", site.ReposPath}}
@@ -180,7 +189,10 @@ func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
 		return err
 	}
 	for _, rp := range s.Repos {
-		err := r.listing(rp.Path(), rp.Records, repoPage, emit, func(p *Page, items []int32) {
+		err := r.listing(rp.Path(), rp.Records, repoPage, emit, func(h hash.Hash) {
+			hashRepo(h, rp)
+			hashRecords(h, s, rp.Records)
+		}, func(p *Page, items []int32) {
 			p.Head.Title = rp.Name + " errors · " + r.o.Title
 			p.Head.Description = repoDescription(rp)
 			p.Crumbs = []Crumb{{"Home", ""}, {rp.Name, rp.Path()}}
@@ -217,7 +229,11 @@ func (r *Renderer) families(s *site.Site, emit func(string, []byte) error) error
 // groups renders the index of tags or families and one listing per group.
 func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base string,
 	pathOf func(string) string, emit func(string, []byte) error) error {
-	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(p *Page, items []int32) {
+	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(h hash.Hash) {
+		for _, g := range gs {
+			fmt.Fprintf(h, "%q %d %d\n", g.Name, len(g.Records), g.Repos)
+		}
+	}, func(p *Page, items []int32) {
 		p.Head.Title = heading + " · " + r.o.Title
 		p.Crumbs = []Crumb{{"Home", ""}, {heading, base}}
 		d := &listData{Heading: heading, Kind: kind}
@@ -241,7 +257,13 @@ func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base st
 				return fmt.Errorf("render family %s: info %s: %w", g.Name, g.Info.Slug, err)
 			}
 		}
-		err := r.listing(path, g.Records, groupPage, emit, func(p *Page, items []int32) {
+		err := r.listing(path, g.Records, groupPage, emit, func(h hash.Hash) {
+			fmt.Fprintf(h, "%q %d %d %q\n", g.Name, len(g.Records), g.Repos, kind)
+			if g.Info != nil {
+				json.NewEncoder(h).Encode(g.Info)
+			}
+			hashRecords(h, s, g.Records)
+		}, func(p *Page, items []int32) {
 			p.Head.Title = g.Name + " · " + heading + " · " + r.o.Title
 			p.Head.Description = fmt.Sprintf("%d documented errors in %d repositories, %s %s.", len(g.Records), g.Repos, one, g.Name)
 			if info != nil && info.Summary != "" {
@@ -293,8 +315,23 @@ func (r *Renderer) info(in *record.Info) (*infoData, error) {
 // half as many entries a page, so every page stays small and the page
 // numbers stay consistent.
 func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(string, []byte) error,
-	fill func(p *Page, items []int32)) error {
+	key func(h hash.Hash), fill func(p *Page, items []int32)) error {
 	per := r.o.PerPage
+	if c := r.o.Cache; c != nil {
+		h := sha256.New()
+		io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(per)+"\x00")
+		key(h)
+		var k Key
+		copy(k[:], h.Sum(nil))
+		if c.Keep(base, k) {
+			return nil
+		}
+		made := emit
+		emit = func(path string, b []byte) error {
+			c.Made(base, k, path)
+			return made(path, b)
+		}
+	}
 	for {
 		pages := site.Paginate(items, per)
 		out := make([][]byte, len(pages))
@@ -386,4 +423,26 @@ func (r *Renderer) notFound(s *site.Site, emit func(string, []byte) error) error
 		return err
 	}
 	return emit("404.html", b)
+}
+
+// Key identifies what a listing is made from.
+type Key [32]byte
+
+// ListingCache lets a build skip listings whose inputs did not change: the
+// renderer computes each listing's key from everything it shows, asks Keep
+// first, and when the build cannot keep the files it made last time from
+// the same key, renders the listing and tells Made about each file.
+type ListingCache interface {
+	Keep(base string, key Key) bool
+	Made(base string, key Key, path string)
+}
+
+func hashRepo(h hash.Hash, rp *site.Repo) {
+	fmt.Fprintf(h, "%q %q %q %d %t %d\n", rp.Name, rp.Description, rp.Language, rp.Stars, rp.Known, len(rp.Records))
+}
+
+func hashRecords(h hash.Hash, s *site.Site, ids []int32) {
+	for _, i := range ids {
+		s.Summaries[i].WriteHash(h)
+	}
 }

@@ -52,6 +52,9 @@ type Options struct {
 	Assets map[string]string
 	// PerPage is the listing page size (default 100).
 	PerPage int
+	// Cache, when set, lets Pages skip listings made from the same inputs
+	// as in the previous build.
+	Cache ListingCache
 	// Markdown and Highlighter render record text and code. When nil, text
 	// is shown as escaped paragraphs and code unhighlighted: output stays
 	// safe, only plainer.
@@ -220,3 +223,7 @@ func forbidden(r rune) bool {
 	}
 	return false
 }
+
+// SetCache sets the listing cache (see Options.Cache) of a renderer made
+// before the cache could be. It must not be called while rendering.
+func (r *Renderer) SetCache(c ListingCache) { r.o.Cache = c }

@@ -7,7 +7,9 @@ package site
 
 import (
 	"cmp"
+	"encoding/binary"
 	"hash/fnv"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -571,3 +573,32 @@ func FamilyPath(family string) string { return FamiliesPath + family + "/" }
 // whose repo owner is one of them would collide with the site's own pages.
 var ReservedOwners = []string{"repos", "tags", "families", "search", "static",
 	"index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "opensearch.xml"}
+
+// WriteHash writes every field of the summary to h, length-prefixed, so a
+// page made from summaries can be keyed by what it shows: two different
+// summaries never write the same bytes.
+func (s *Summary) WriteHash(h io.Writer) {
+	var buf [binary.MaxVarintLen64]byte
+	str := func(v string) {
+		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(v)))])
+		io.WriteString(h, v)
+	}
+	num := func(v int) { h.Write(buf[:binary.PutVarint(buf[:], int64(v))]) }
+	str(s.ID)
+	str(s.Repo)
+	str(s.Slug)
+	str(s.Message)
+	str(s.Severity)
+	str(s.ErrorType)
+	str(s.ErrorClass)
+	str(s.ErrorCode)
+	str(s.Family)
+	str(s.Language)
+	str(s.AnalyzedAt)
+	num(s.DocLen)
+	num(s.Solutions)
+	num(len(s.Tags))
+	for _, t := range s.Tags {
+		str(t)
+	}
+}
