@@ -113,37 +113,79 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 	ds := &dataset{}
 	set := validate.NewSet()
 	files := map[string]bool{}
-	extras, errs := read.Read(c.Paths, func(it read.Item) error {
-		files[it.Source.File] = true
-		rep.Read++
-		rec, problems := validate.Record(it.Raw)
-		if len(problems) == 0 {
-			problems = set.Add(it.Source, &rec)
-		}
-		if len(problems) > 0 {
-			rep.Rejected++
-			rj := validate.Reject{Source: it.Source, ID: rec.ID, Problems: problems, Raw: it.Raw}
-			c.Problem(rj.Error())
-			if rejects != nil {
-				line, err := json.Marshal(rj)
-				if err != nil {
-					return err
+
+	// Records are validated in batches on every core; the batches come back
+	// in read order, so uniqueness (first occurrence wins) and the site's
+	// record order stay deterministic.
+	type checked struct {
+		it       read.Item
+		rec      record.Record
+		problems []validate.Problem
+		raw      [32]byte
+	}
+	type batch struct {
+		items []checked
+		done  chan struct{}
+	}
+	const batchSize = 256
+	queue := make(chan *batch, 4*c.Workers)
+	work := make(chan *batch, 4*c.Workers)
+	var wg sync.WaitGroup
+	for w := 0; w < c.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				for k := range b.items {
+					ck := &b.items[k]
+					ck.rec, ck.problems = validate.Record(ck.it.Raw)
+					ck.raw = sha256.Sum256(ck.it.Raw)
 				}
-				if _, err := rejects.Write(append(line, '\n')); err != nil {
-					return fmt.Errorf("rejects file: %w", err)
+				close(b.done)
+			}
+		}()
+	}
+	var consumeErr error
+	consumed := make(chan struct{})
+	go func() {
+		defer close(consumed)
+		for b := range queue {
+			<-b.done
+			if consumeErr != nil {
+				continue
+			}
+			for k := range b.items {
+				if err := ds.take(c, rep, set, &b.items[k].it, &b.items[k].rec, b.items[k].problems, b.items[k].raw, rejects); err != nil {
+					consumeErr = err
+					break
 				}
 			}
-			return nil
 		}
-		r := rec
-		ds.records = append(ds.records, &r)
-		ds.raws = append(ds.raws, sha256.Sum256(it.Raw))
-		ds.builder.Add(site.Summarize(&r))
-		if rep.Read%1000 == 0 {
-			c.Progress("read", rep.Read, 0)
+	}()
+	cur := &batch{done: make(chan struct{})}
+	flush := func() {
+		if len(cur.items) > 0 {
+			queue <- cur
+			work <- cur
+			cur = &batch{done: make(chan struct{})}
+		}
+	}
+	extras, errs := read.Read(c.Paths, func(it read.Item) error {
+		files[it.Source.File] = true
+		cur.items = append(cur.items, checked{it: it})
+		if len(cur.items) == batchSize {
+			flush()
 		}
 		return nil
 	})
+	flush()
+	close(work)
+	close(queue)
+	wg.Wait()
+	<-consumed
+	if consumeErr != nil {
+		return nil, consumeErr
+	}
 	for _, err := range errs {
 		rep.FileErrors++
 		c.Problem(err.Error())
@@ -155,6 +197,38 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 	}
 	ds.extras = extras
 	return ds, nil
+}
+
+// take adds one validated record to the dataset, or reports it rejected.
+func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, it *read.Item, rec *record.Record,
+	problems []validate.Problem, raw [32]byte, rejects io.Writer) error {
+	rep.Read++
+	if len(problems) == 0 {
+		problems = set.Add(it.Source, rec)
+	}
+	if len(problems) > 0 {
+		rep.Rejected++
+		rj := validate.Reject{Source: it.Source, ID: rec.ID, Problems: problems, Raw: it.Raw}
+		c.Problem(rj.Error())
+		if rejects != nil {
+			line, err := json.Marshal(rj)
+			if err != nil {
+				return err
+			}
+			if _, err := rejects.Write(append(line, '\n')); err != nil {
+				return fmt.Errorf("rejects file: %w", err)
+			}
+		}
+		return nil
+	}
+	r := *rec
+	ds.records = append(ds.records, &r)
+	ds.raws = append(ds.raws, raw)
+	ds.builder.Add(site.Summarize(&r))
+	if rep.Read%1000 == 0 {
+		c.Progress("read", rep.Read, 0)
+	}
+	return nil
 }
 
 // extrasKey is the export extras as bytes, for the dataset key.

@@ -35,11 +35,11 @@ type Key [16]byte
 
 // Kinds of files, which are skipped together or one by one.
 const (
-	kindRecord = iota // one record page: skipped alone
-	kindPages         // binding pages and feeds: skipped together
-	kindExport        // the search export: skipped together
-	kindAsset         // static assets: always written (few and small)
-	kindListing       // the pages of one listing: skipped together
+	kindRecord  = iota // one record page: skipped alone
+	kindPages          // binding pages and feeds: skipped together
+	kindExport         // the search export: skipped together
+	kindAsset          // static assets: always written (few and small)
+	kindListing        // the pages of one listing: skipped together
 )
 
 type cacheEntry struct {
