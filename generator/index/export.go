@@ -33,6 +33,7 @@ type ExportOptions struct {
 	DictShardBytes   int    // target size of a dictionary shard; default 8 KiB
 	PostingFileBytes int    // target size of a postings file; default 16 KiB
 	DocsPerFile      int    // records per doc data file; default 48
+	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
@@ -51,6 +52,9 @@ func (o *ExportOptions) defaults() {
 	}
 	if o.DocsPerFile <= 0 {
 		o.DocsPerFile = 48
+	}
+	if o.PatternsPerFile <= 0 {
+		o.PatternsPerFile = 4 * o.DocsPerFile
 	}
 	if o.BlockSize <= 0 {
 		o.BlockSize = 128
@@ -366,24 +370,15 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		}
 	}
 	st.PatternTime = time.Since(pstart)
-	// Result cards (r/) and pattern programs (m/) go to separate chunks
-	// with the same grouping: a result list needs only the cards; pattern
-	// programs (about half the bytes) load only for paste matching.
+	// Result cards (r/) and pattern programs (m/) go to separate chunks: a
+	// result list needs only the cards; pattern programs (a third of the
+	// bytes) load only for paste matching, in coarser chunks to save files.
 	hasPatterns := opts.Pattern != nil
 	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
-		lo, hi := f*opts.DocsPerFile, (f+1)*opts.DocsPerFile
-		if hi > len(docs) {
-			hi = len(docs)
-		}
+		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
-		progs := make([]json.RawMessage, 0, hi-lo)
 		for i := lo; i < hi; i++ {
 			batch = append(batch, *docs[i].data)
-			p := patterns[i]
-			if p == nil {
-				p = json.RawMessage("null")
-			}
-			progs = append(progs, p)
 		}
 		b, err := json.Marshal(batch)
 		if err != nil {
@@ -392,7 +387,18 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if err := w.script("r", fmt.Sprintf("r/%04d", f), string(b)); err != nil {
 			return st, err
 		}
-		if hasPatterns {
+	}
+	if hasPatterns {
+		for f := 0; f*opts.PatternsPerFile < len(docs); f++ {
+			lo, hi := f*opts.PatternsPerFile, min((f+1)*opts.PatternsPerFile, len(docs))
+			progs := make([]json.RawMessage, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				p := patterns[i]
+				if p == nil {
+					p = json.RawMessage("null")
+				}
+				progs = append(progs, p)
+			}
 			b, err := json.Marshal(progs)
 			if err != nil {
 				return st, err
@@ -457,7 +463,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
 		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
 		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax,
-			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns)},
+			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
 		FilterNames: FilterFields,
 	}
 	for _, f := range Fields {

@@ -154,3 +154,36 @@ func TestIdentifierText(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternsInDocs checks that pattern programs reach the client through
+// docs(ids) and search({patterns: true}), and stay out of plain results.
+func TestPatternsInDocs(t *testing.T) {
+	f := buildFixture(t, 400, 9, ExportOptions{DocsPerFile: 8, Pattern: func(expr string) (json.RawMessage, error) {
+		return json.Marshal(map[string]string{"re": expr})
+	}})
+	r := f.recs[17]
+	words := strings.Fields(r.ErrorMessage)
+	q := strings.Join(words[:min(3, len(words))], " ")
+	var resp struct{ Queries []jsQueryResult }
+	runNode(t, map[string]interface{}{"site": f.site, "queries": []map[string]interface{}{
+		{"q": q, "opts": map[string]interface{}{"patterns": true, "limit": 50}},
+		{"q": q, "opts": map[string]interface{}{"limit": 50}},
+	}}, &resp)
+	found := false
+	for _, res := range resp.Queries[0].Results {
+		if res.ID == r.ID {
+			found = true
+			if !strings.Contains(string(res.Pattern), "re") {
+				t.Errorf("pattern missing with patterns:true: %s", res.Pattern)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("record %s not found by %q", r.ID, q)
+	}
+	for _, res := range resp.Queries[1].Results {
+		if len(res.Pattern) > 0 && string(res.Pattern) != "null" {
+			t.Errorf("pattern loaded without patterns:true")
+		}
+	}
+}

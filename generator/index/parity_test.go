@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
@@ -139,9 +140,10 @@ type jsQueryResult struct {
 	Total   int
 	Fuzzy   bool
 	Results []struct {
-		ID    string
-		Score float64
-		Terms []string
+		ID      string
+		Score   float64
+		Terms   []string
+		Pattern json.RawMessage
 	}
 	Files    int
 	ByKind   map[string]int

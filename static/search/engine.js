@@ -625,19 +625,22 @@
   // ---------- doc data ----------
   // doc data by doc number; with patterns, also the m/ pattern chunks
   function docsByNumber(nums, patterns) {
-    var per = manifest.docsPerFile, keys = [];
+    var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile, keys = [];
     patterns = patterns && manifest.options.patterns === 1;
     nums.forEach(function (n) {
-      var c = pad(Math.floor(n / per));
-      if (keys.indexOf("r/" + c) < 0) keys.push("r/" + c);
-      if (patterns && keys.indexOf("m/" + c) < 0) keys.push("m/" + c);
+      var c = "r/" + pad(Math.floor(n / per)), m = "m/" + pad(Math.floor(n / pper));
+      if (keys.indexOf(c) < 0) keys.push(c);
+      if (patterns && keys.indexOf(m) < 0) keys.push(m);
     });
     return getAll(keys).then(function () {
       return nums.map(function (n) {
-        var c = pad(Math.floor(n / per)), arr = store["r/" + c];
+        var arr = store["r/" + pad(Math.floor(n / per))];
         if (!arr || !arr[n % per]) return null;
-        var d = arr[n % per];
-        if (patterns && d.pattern === undefined) d.pattern = store["m/" + c][n % per];
+        var d = Object.assign({}, arr[n % per]); // callers get their own copy
+        if (patterns) {
+          var progs = store["m/" + pad(Math.floor(n / pper))];
+          d.pattern = progs ? progs[n % pper] : null;
+        }
         return d;
       });
     });

@@ -72,7 +72,7 @@ async function main() {
         ms,
         total: res ? res.total : 0,
         fuzzy: res ? res.fuzzy : false,
-        results: res ? res.results.map((r) => ({ id: r.id, score: r.score, terms: r.matchedTerms })) : [],
+        results: res ? res.results.map((r) => ({ id: r.id, score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern })) : [],
         files: files.length,
         raw: files.reduce((s, f) => s + f.raw, 0),
         gz: files.reduce((s, f) => s + f.gz, 0),
