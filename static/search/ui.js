@@ -271,7 +271,7 @@
     var limit = Math.max(s.shown + 1, pasted ? PASTE_CANDIDATES : 0);
     var raw = paste && paste.flat === s.q ? paste.raw : s.q;
     return engineReady.then(function () {
-      return window.ErrdocsSearch.search(s.q.slice(0, MAX_QUERY), { filters: s.filters, limit: limit, offset: 0 });
+      return window.ErrdocsSearch.search(s.q.slice(0, MAX_QUERY), { filters: s.filters, limit: limit, offset: 0, patterns: pasted });
     }).then(function (res) {
       if (my !== generation) return;
       res = res || { total: 0, results: [] };
