@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -409,7 +410,17 @@ func (r *Renderer) search(s *site.Site, emit func(string, []byte) error) error {
 	if err != nil {
 		return err
 	}
-	return emit(site.SearchPath+"index.html", b)
+	if err := emit(site.SearchPath+"index.html", b); err != nil {
+		return err
+	}
+	if r.openSearch == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := r.openSearch.Execute(&buf, struct{ Title, BaseURL string }{r.o.Title, r.o.BaseURL}); err != nil {
+		return fmt.Errorf("render %s: %w", openSearchFile, err)
+	}
+	return emit(openSearchFile, printableHTML(buf.Bytes()))
 }
 
 func (r *Renderer) notFound(s *site.Site, emit func(string, []byte) error) error {

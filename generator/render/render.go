@@ -71,9 +71,10 @@ const MaxPage = 250 << 10
 
 // Renderer renders pages. It is safe for concurrent use.
 type Renderer struct {
-	o     Options
-	pages map[string]*template.Template // by page template file name
-	pool  sync.Pool
+	o          Options
+	pages      map[string]*template.Template // by page template file name
+	openSearch *template.Template            // opensearch.xml, when the templates have it
+	pool       sync.Pool
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -82,6 +83,9 @@ type Renderer struct {
 const (
 	layoutFile   = "layout.html"
 	partialsFile = "partials.html"
+	// openSearchFile is the OpenSearch description, rendered when present,
+	// so browsers can add the site as a search engine.
+	openSearchFile = "opensearch.xml"
 
 	recordPage   = "record.html"
 	homePage     = "home.html"
@@ -141,6 +145,11 @@ func New(o Options) (*Renderer, error) {
 	for _, name := range requiredPages {
 		if r.pages[name] == nil {
 			return nil, fmt.Errorf("render: template %s is missing", name)
+		}
+	}
+	if _, err := fs.Stat(o.Templates, openSearchFile); err == nil {
+		if r.openSearch, err = template.ParseFS(o.Templates, openSearchFile); err != nil {
+			return nil, fmt.Errorf("render: %w", err)
 		}
 	}
 	return r, nil
