@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -101,16 +102,25 @@ func (c *Config) defaults() {
 }
 
 // dataset is what the read and validate stages leave for the others.
+type loc struct{ file, index int32 }
+
 type dataset struct {
-	records []*record.Record // index = site index
-	raws    [][32]byte       // sha256 of each record's JSON as read
+	raws [][32]byte // sha256 of each record's JSON as read, by site index
+	// Where each valid record was read, so a second pass can read just the
+	// files it needs: the records themselves are not kept, since half a
+	// million of them would not fit the memory budget.
+	files   []string
+	fileID  map[string]int32
+	byLoc   map[loc]int32
+	locs    []loc
+	byID    map[string]int32
 	builder site.Builder
 	extras  *read.Extras
 }
 
 // load reads and validates every record, reporting problems as it goes.
 func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
-	ds := &dataset{}
+	ds := &dataset{fileID: map[string]int32{}, byLoc: map[loc]int32{}, byID: map[string]int32{}}
 	set := validate.NewSet()
 	files := map[string]bool{}
 
@@ -221,14 +231,77 @@ func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, it *read.Item
 		}
 		return nil
 	}
-	r := *rec
-	ds.records = append(ds.records, &r)
+	fid, ok := ds.fileID[it.Source.File]
+	if !ok {
+		fid = int32(len(ds.files))
+		ds.files = append(ds.files, it.Source.File)
+		ds.fileID[it.Source.File] = fid
+	}
+	i := ds.builder.Add(site.Summarize(rec))
+	ds.byLoc[loc{fid, int32(it.Source.Index)}] = i
+	ds.locs = append(ds.locs, loc{fid, int32(it.Source.Index)})
+	ds.byID[rec.ID] = i
 	ds.raws = append(ds.raws, raw)
-	ds.builder.Add(site.Summarize(&r))
 	if rep.Read%1000 == 0 {
 		c.Progress("read", rep.Read, 0)
 	}
 	return nil
+}
+
+// stream reads the records of the given files again (all files when only
+// is nil) and calls fn with each valid record's site index and raw JSON,
+// in read order. A record whose bytes differ from the first pass means a
+// file changed during the build: that is an error, not a silent mix.
+func (ds *dataset) stream(c *Config, only map[int32]bool, fn func(i int32, raw []byte) error) error {
+	paths := c.Paths
+	if only != nil {
+		paths = paths[:0:0]
+		for fid := range only {
+			paths = append(paths, ds.files[fid])
+		}
+		slices.Sort(paths)
+	}
+	// Problems with files were reported by the first pass; only what fn
+	// says, or a record gone missing, fails this one.
+	var fnErr error
+	seen := 0
+	read.Read(paths, func(it read.Item) error {
+		fid, ok := ds.fileID[it.Source.File]
+		if !ok {
+			return nil
+		}
+		i, ok := ds.byLoc[loc{fid, int32(it.Source.Index)}]
+		if !ok {
+			return nil // a rejected record
+		}
+		if sha256.Sum256(it.Raw) != ds.raws[i] {
+			fnErr = fmt.Errorf("%s changed during the build; build again", it.Source)
+			return fnErr
+		}
+		seen++
+		fnErr = fn(i, it.Raw)
+		return fnErr
+	})
+	if fnErr == nil && only == nil && seen != len(ds.raws) {
+		fnErr = fmt.Errorf("the input changed during the build (%d records read, %d before); build again", seen, len(ds.raws))
+	}
+	return fnErr
+}
+
+// index returns the site index of a record decoded in the second pass.
+func (ds *dataset) index(rec *record.Record) int32 {
+	return ds.byID[rec.ID]
+}
+
+func (ds *dataset) locOf(i int32) loc { return ds.locs[i] }
+
+// decode decodes a record that the first pass validated.
+func decode(raw []byte) (*record.Record, error) {
+	rec, problems := validate.Record(raw)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("record changed during the build: %s", problems[0])
+	}
+	return &rec, nil
 }
 
 // extrasKey is the export extras as bytes, for the dataset key.

@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/errdocs/errdocs/generator/record"
 	"io/fs"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,34 +100,29 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("cache")
 
-	var built, reused atomic.Int64
-	total := len(ds.records)
-	err = parallel(ctx, total, c.Workers, func(i int) error {
-		rec := ds.records[i]
-		rel := rec.Path() + "index.html"
-		key := recordKey(global, s, int32(i), ds.raws[i])
-		note(rel, kindRecord, key)
-		if prev.reuse(out, rel, kindRecord, key) {
-			reused.Add(1)
-		} else {
-			page, err := r.Record(s, int32(i), rec)
-			if err != nil {
-				return fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err)
-			}
-			if err := out.WriteFile(rel, page); err != nil {
-				return err
-			}
-		}
-		if n := built.Add(1); n%500 == 0 {
-			c.Progress("render", int(n), total)
+	// Which record pages must be rendered: those whose inputs changed or
+	// whose file is no longer on disk as written.
+	total := len(s.Summaries)
+	keys := make([]Key, total)
+	var needMu sync.Mutex
+	need := map[int32]bool{}
+	err = parallel(ctx, total, c.Workers, func(k int) error {
+		i := int32(k)
+		rel := s.Summaries[i].Path() + "index.html"
+		keys[i] = recordKey(global, s, i, ds.raws[i])
+		note(rel, kindRecord, keys[i])
+		if !prev.reuse(out, rel, kindRecord, keys[i]) {
+			needMu.Lock()
+			need[i] = true
+			needMu.Unlock()
 		}
 		return nil
 	})
 	if err != nil {
 		return rep, err
 	}
-	rep.Built = int(built.Load())
-	rep.Reused = int(reused.Load())
+	rep.Built = total
+	rep.Reused = total - len(need)
 	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
 	emitAs := func(kind uint8) func(string, []byte) error {
 		return func(rel string, data []byte) error {
@@ -139,6 +135,95 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return out.WriteFile(rel, data)
 		}
 	}
+	exportKept := prev.reuseAll(out, kindExport, dkey)
+	timer.done("check")
+
+	// The second pass reads records again, for the pages to render and, when
+	// the search index must change, for the index: all files then, else only
+	// the files that hold a page to render.
+	var idx *index.Index
+	if !exportKept {
+		if idx, err = index.Open(filepath.Join(c.CacheDir, "index")); err != nil {
+			return rep, err
+		}
+		defer idx.Close()
+	}
+	renderErr := make(chan error, 1)
+	jobs := make(chan *record.Record, 4*c.Workers)
+	var rendered atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < c.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rec := range jobs {
+				i := ds.index(rec)
+				page, err := r.Record(s, i, rec)
+				if err == nil {
+					err = out.WriteFile(rec.Path()+"index.html", page)
+				}
+				if err != nil {
+					select {
+					case renderErr <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):
+					default:
+					}
+					continue
+				}
+				if n := rendered.Add(1); n%500 == 0 {
+					c.Progress("render", int(n), len(need))
+				}
+			}
+		}()
+	}
+	failed := func() error {
+		select {
+		case err := <-renderErr:
+			renderErr <- err
+			return err
+		default:
+			return ctx.Err()
+		}
+	}
+	visit := func(i int32, raw []byte, yield func(*record.Record) bool) error {
+		if !need[i] && yield == nil {
+			return nil
+		}
+		rec, err := decode(raw)
+		if err != nil {
+			return err
+		}
+		if need[i] {
+			if err := failed(); err != nil {
+				return err
+			}
+			jobs <- rec
+		}
+		if yield != nil && !yield(rec) {
+			return errStop
+		}
+		return nil
+	}
+	var streamErr error
+	if idx != nil {
+		_, err = idx.Sync(func(yield func(*record.Record) bool) {
+			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
+		})
+	} else if len(need) > 0 {
+		only := map[int32]bool{}
+		for i := range need {
+			only[ds.locOf(i).file] = true
+		}
+		streamErr = ds.stream(&c, only, func(i int32, raw []byte) error { return visit(i, raw, nil) })
+	}
+	close(jobs)
+	wg.Wait()
+	for _, e := range []error{err, streamErr, failed()} {
+		if e != nil && e != errStop {
+			return rep, e
+		}
+	}
+	timer.done("render+index")
+
 	// Listings are kept or made one by one through the listing cache; the
 	// few other pages and the feeds are made each time, and kept on disk
 	// when their bytes did not change.
@@ -148,25 +233,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages)); err != nil {
 		return rep, err
 	}
-	timer.done("render")
+	timer.done("listings")
 
-	if prev.reuseAll(out, kindExport, dkey) {
+	if exportKept {
 		// The dataset is as it was when the search index was last exported,
 		// so the index needs no update and the export is kept whole.
 		copyKind(prev, next, kindExport)
 		rep.Unusable = prev.Unusable
-		timer.done("index")
-		timer.done("export")
 	} else {
-		idx, err := index.Open(filepath.Join(c.CacheDir, "index"))
-		if err != nil {
-			return rep, err
-		}
-		defer idx.Close()
-		if _, err := idx.Sync(slices.Values(ds.records)); err != nil {
-			return rep, err
-		}
-		timer.done("index")
 		var unusable atomic.Int64
 		if _, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{Pattern: func(expr string) (json.RawMessage, error) {
 			p, err := pattern.Compile(expr)
@@ -178,8 +252,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return rep, err
 		}
 		rep.Unusable = int(unusable.Load())
-		timer.done("export")
 	}
+	timer.done("export")
 	next.Unusable = rep.Unusable
 
 	for p := range assets {
@@ -216,6 +290,9 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	timer.done("write")
 	return rep, nil
 }
+
+// errStop ends a stream early when its consumer wants no more.
+var errStop = errors.New("stop")
 
 // copyKind carries the entries of files kept whole into the next cache.
 func copyKind(prev, next *pageCache, kind uint8) {
