@@ -59,7 +59,9 @@ func EscapePath(p string) string {
 	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+		// ":" is legal in a path segment but would make a relative URL
+		// whose first segment holds it read as a scheme ("javascript:").
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(segs, "/")
 }

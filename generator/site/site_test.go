@@ -92,6 +92,7 @@ func TestLinks(t *testing.T) {
 		{"a/b/c/", "tags/x/", true, "../../../tags/x/index.html"},
 		{"a/b/c/", "o w/n?#/", false, "../../../o%20w/n%3F%23/"},
 		{"404.html", "tags/", false, "tags/"},
+		{"", "javascript:alert(1)/x/", false, "javascript%3Aalert%281%29/x/"},
 	}
 	for _, c := range cases {
 		if got := (Links{From: c.from, IndexFile: c.indexFile}).Link(c.to); got != c.want {

@@ -104,19 +104,18 @@
     return e;
   }
 
-  // recordHref makes a result's link from the document's site path,
-  // relative to the site root; the offline bundle names index.html, since a
-  // folder opened from disk shows as a listing.
+  // recordHref makes a result's link from the document's site path
+  // ("owner/name/slug/"), relative to the site root. Each segment is
+  // escaped, so a repo name holding ":", "?", "#" or "%" can neither read
+  // as a URL scheme nor cut the path short; the offline bundle names
+  // index.html, since a folder opened from disk shows as a listing.
   function recordHref(url) {
-    url = String(url || "");
-    if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
-      // Only web links are followed as they are; anything else
-      // (javascript:, data:) is not a record page.
-      return /^https?:/i.test(url) ? url : "#";
-    }
-    url = url.replace(/^\/+/, "");
-    if (indexFile && (url === "" || url.charAt(url.length - 1) === "/")) url += indexFile;
-    return root + url;
+    var segs = String(url || "").replace(/^\/+/, "").split("/");
+    var path = segs.map(function (s) {
+      return s === "." || s === ".." ? encodeURIComponent(s).replace(/\./g, "%2E") : encodeURIComponent(s);
+    }).join("/");
+    if (indexFile && (path === "" || path.charAt(path.length - 1) === "/")) path += indexFile;
+    return root + path;
   }
 
   // --- highlighting -------------------------------------------------------
