@@ -1,0 +1,147 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fileTimes maps every file of a folder to its modification time.
+func fileTimes(t *testing.T, dir string) map[string]time.Time {
+	t.Helper()
+	out := map[string]time.Time{}
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = fi.ModTime()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRebuildOnlyWhatChanged builds a small dataset, then rebuilds it with
+// nothing changed, with one record's documentation changed, and with one
+// record removed, checking what each rebuild touched.
+func TestRebuildOnlyWhatChanged(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.json")
+	out := filepath.Join(dir, "site")
+	var recs []any
+	for n := 1; n <= 6; n++ {
+		recs = append(recs, variant(t, n, nil))
+	}
+	writeJSON(t, in, recs)
+	build := func() string {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, "build", in, "--out", out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stdout
+	}
+	build()
+	// Make every timestamp old, so a rewrite cannot hide in the same tick.
+	old := time.Now().Add(-time.Hour)
+	for rel := range fileTimes(t, out) {
+		os.Chtimes(filepath.Join(out, rel), old, old)
+	}
+	before := fileTimes(t, out)
+
+	if sum := build(); !strings.Contains(sum, " 0 files written") {
+		t.Errorf("no-change rebuild wrote files: %s", sum)
+	}
+	if after := fileTimes(t, out); len(after) != len(before) {
+		t.Errorf("no-change rebuild: %d files, was %d", len(after), len(before))
+	} else {
+		for rel, mt := range before {
+			if !after[rel].Equal(mt) {
+				t.Errorf("no-change rebuild touched %s", rel)
+			}
+		}
+	}
+
+	// One record's documentation changes: its page changes, most pages not.
+	changed := recs[2].(map[string]any)
+	changed["documentation"] = changed["documentation"].(string) + " A new closing sentence."
+	writeJSON(t, in, recs)
+	build()
+	after := fileTimes(t, out)
+	page := "jax-ml/jax/" + changed["slug"].(string) + "/index.html"
+	if after[page].Equal(before[page]) {
+		t.Errorf("the changed record's page %s was not rewritten", page)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, page)); !strings.Contains(string(data), "A new closing sentence.") {
+		t.Errorf("the changed record's page does not show the change")
+	}
+	var rewritten []string
+	for rel, mt := range before {
+		if !after[rel].Equal(mt) {
+			rewritten = append(rewritten, rel)
+		}
+	}
+	for _, other := range recs {
+		if o := other.(map[string]any); o["id"] != changed["id"] {
+			p := "jax-ml/jax/" + o["slug"].(string) + "/index.html"
+			if !after[p].Equal(before[p]) {
+				t.Errorf("an unchanged record's page %s was rewritten", p)
+			}
+		}
+	}
+	if len(rewritten) > len(before)/2 {
+		t.Errorf("one changed record rewrote %d of %d files: %v", len(rewritten), len(before), rewritten)
+	}
+
+	// One record is removed: its page and its search entries go.
+	gone := recs[4].(map[string]any)
+	recs = append(recs[:4], recs[5:]...)
+	writeJSON(t, in, recs)
+	build()
+	gonePage := filepath.Join(out, "jax-ml/jax", gone["slug"].(string))
+	if _, err := os.Stat(gonePage); !os.IsNotExist(err) {
+		t.Errorf("removed record's page folder survived: %v", err)
+	}
+	filepath.Walk(filepath.Join(out, "search"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			if data, _ := os.ReadFile(p); strings.Contains(string(data), gone["id"].(string)) || strings.Contains(string(data), gone["slug"].(string)) {
+				t.Errorf("removed record still in search file %s", p)
+			}
+		}
+		return nil
+	})
+	for rel := range fileTimes(t, out) {
+		data, _ := os.ReadFile(filepath.Join(out, rel))
+		if strings.HasSuffix(rel, ".html") && strings.Contains(string(data), gone["slug"].(string)+"/") {
+			t.Errorf("%s still links to the removed record", rel)
+		}
+	}
+}
+
+// TestTemplatesOverride builds with one template replaced from disk: pages
+// use it, and the other templates fall back to the built-in ones.
+func TestTemplatesOverride(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.json")
+	writeJSON(t, in, []any{variant(t, 1, nil)})
+	tmpl := filepath.Join(dir, "tmpl")
+	os.MkdirAll(tmpl, 0o755)
+	os.WriteFile(filepath.Join(tmpl, "404.html"), []byte(`{{define "main"}}<h1>Custom lost page</h1>{{end}}`), 0o644)
+	out := filepath.Join(dir, "site")
+	if code, _, stderr := runCLI(t, "build", in, "--out", out, "--templates", tmpl, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "404.html")); !strings.Contains(string(data), "Custom lost page") {
+		t.Error("404.html does not use the template from --templates")
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "index.html")); !strings.Contains(string(data), "<main") {
+		t.Error("home page lost its built-in template")
+	}
+	if code, _, _ := runCLI(t, "build", in, "--out", out, "--templates", filepath.Join(dir, "nope")); code != 2 {
+		t.Errorf("missing --templates folder: exit %d, want 2", code)
+	}
+}
