@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 )
@@ -35,6 +36,10 @@ type ExportOptions struct {
 	DocsPerFile      int    // records per doc data file; default 48
 	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
+	HeadSize         int    // postings in a term's impact head; default 2 × BlockSize
+	HeadMin          int    // postings from which a term gets a head; default 2 × HeadSize
+	HeadFileBytes    int    // target size of a head file; default 8 KiB
+	SnippetRunes     int    // snippet length in the doc data; default 120
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
 }
@@ -51,13 +56,25 @@ func (o *ExportOptions) defaults() {
 		o.PostingFileBytes = 16 << 10
 	}
 	if o.DocsPerFile <= 0 {
-		o.DocsPerFile = 48
+		o.DocsPerFile = 36
 	}
 	if o.PatternsPerFile <= 0 {
-		o.PatternsPerFile = 4 * o.DocsPerFile
+		o.PatternsPerFile = 32 * o.DocsPerFile
 	}
 	if o.BlockSize <= 0 {
 		o.BlockSize = 128
+	}
+	if o.HeadSize <= 0 {
+		o.HeadSize = 2 * o.BlockSize
+	}
+	if o.HeadMin <= 0 {
+		o.HeadMin = 2 * o.HeadSize
+	}
+	if o.HeadFileBytes <= 0 {
+		o.HeadFileBytes = 8 << 10
+	}
+	if o.SnippetRunes <= 0 {
+		o.SnippetRunes = 120
 	}
 	if o.InlineMax <= 0 {
 		o.InlineMax = 3
@@ -86,7 +103,7 @@ type ExportStats struct {
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 1
+const FormatVersion = 2
 
 type posting struct {
 	doc  uint32
@@ -219,6 +236,8 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	var (
 		pfile      cvWriter
 		pfileNo    = 0
+		hfile      cvWriter
+		hfileNo    = 0
 		shardTerms []string
 		shardEnc   cvWriter
 		shardFirst []string
@@ -233,6 +252,17 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		}
 		pfile = cvWriter{}
 		pfileNo++
+		return nil
+	}
+	flushHeads := func() error {
+		if hfile.len() == 0 {
+			return nil
+		}
+		if err := w.script("h", fmt.Sprintf("h/%04d", hfileNo), jsString(hfile.String())); err != nil {
+			return err
+		}
+		hfile = cvWriter{}
+		hfileNo++
 		return nil
 	}
 	flushShard := func() error {
@@ -287,26 +317,52 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				}
 				continue
 			}
-			// Blocks of BlockSize postings in doc order. The whole list
-			// goes to the current postings file unless that file is
-			// already past its target; a list larger than a file gets
-			// split at block boundaries.
+			// An impact head: the HeadSize postings of largest impact
+			// (sqrt(freq)·norm, ties by doc) in doc order, in a head file;
+			// the rest in blocks of BlockSize postings in doc order, in
+			// postings files. The whole tail goes to the current postings
+			// file unless that file is already past its target; a tail
+			// larger than a file gets split at block boundaries.
+			posts := ft.posts
+			var head []posting
+			if len(posts) >= opts.HeadMin {
+				head, posts = splitHead(posts, opts.HeadSize)
+			}
 			if pfile.len() >= opts.PostingFileBytes {
 				if err := flushPostings(); err != nil {
 					return st, err
 				}
 			}
-			nb := (len(ft.posts) + opts.BlockSize - 1) / opts.BlockSize
+			nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
 			shardEnc.put(uint64(nb))
 			shardEnc.put(uint64(pfileNo))
 			shardEnc.put(uint64(pfile.len()))
+			if head == nil {
+				shardEnc.put(0)
+			} else {
+				if hfile.len() >= opts.HeadFileBytes {
+					if err := flushHeads(); err != nil {
+						return st, err
+					}
+				}
+				enc, best := encodeBlock(head, &st)
+				shardEnc.put(1)
+				shardEnc.put(uint64(hfileNo))
+				shardEnc.put(uint64(hfile.len()))
+				shardEnc.put(uint64(head[0].doc))
+				shardEnc.put(uint64(head[len(head)-1].doc - head[0].doc))
+				shardEnc.put(uint64(len(head)))
+				shardEnc.put(uint64(enc.len()))
+				shardEnc.putTF(uint64(best.freq), float64(best.norm))
+				hfile.b = append(hfile.b, enc.b...)
+			}
 			prevLast := uint32(0)
 			for b := 0; b < nb; b++ {
 				lo, hi := b*opts.BlockSize, (b+1)*opts.BlockSize
-				if hi > len(ft.posts) {
-					hi = len(ft.posts)
+				if hi > len(posts) {
+					hi = len(posts)
 				}
-				blk := ft.posts[lo:hi]
+				blk := posts[lo:hi]
 				fileDelta := 0
 				if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
 					if err := flushPostings(); err != nil {
@@ -314,27 +370,13 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 					}
 					fileDelta = 1
 				}
-				var enc cvWriter
-				prev := blk[0].doc
-				best := 0
-				bestImp := -1.0
-				for k, p := range blk {
-					enc.put(uint64(p.doc - prev))
-					prev = p.doc
-					if !enc.putTF(uint64(p.freq), float64(p.norm)) {
-						st.NormFallbacks++
-					}
-					imp := math.Sqrt(float64(p.freq)) * float64(p.norm)
-					if imp > bestImp {
-						bestImp, best = imp, k
-					}
-				}
+				enc, best := encodeBlock(blk, &st)
 				shardEnc.put(uint64(fileDelta))
 				shardEnc.put(uint64(blk[0].doc - prevLast))
 				shardEnc.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
 				shardEnc.put(uint64(len(blk)))
 				shardEnc.put(uint64(enc.len()))
-				shardEnc.putTF(uint64(blk[best].freq), float64(blk[best].norm))
+				shardEnc.putTF(uint64(best.freq), float64(best.norm))
 				prevLast = blk[len(blk)-1].doc
 				pfile.b = append(pfile.b, enc.b...)
 			}
@@ -347,6 +389,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		return st, err
 	}
 	if err := flushPostings(); err != nil {
+		return st, err
+	}
+	if err := flushHeads(); err != nil {
 		return st, err
 	}
 
@@ -378,7 +423,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
 		for i := lo; i < hi; i++ {
-			batch = append(batch, *docs[i].data)
+			d := *docs[i].data
+			d.Snippet = trimSnippet(d.Snippet, opts.SnippetRunes)
+			batch = append(batch, d)
 		}
 		b, err := json.Marshal(batch)
 		if err != nil {
@@ -420,7 +467,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// of the id (ids are 16 random-looking hex digits), so docs(ids) loads
 	// one small chunk per id prefix.
 	idPrefix := 1
-	if len(docs) > 20000 {
+	if len(docs) > 400000 {
 		idPrefix = 2
 	}
 	idShards := map[string][][2]interface{}{}
@@ -671,4 +718,72 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// splitHead returns the n postings of largest impact (sqrt(freq)·norm, ties
+// by smaller doc) and the others, both in doc order.
+func splitHead(posts []posting, n int) (head, rest []posting) {
+	idx := make([]int, len(posts))
+	imp := make([]float64, len(posts))
+	for i, p := range posts {
+		idx[i] = i
+		imp[i] = math.Sqrt(float64(p.freq)) * float64(p.norm)
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		if imp[idx[a]] != imp[idx[b]] {
+			return imp[idx[a]] > imp[idx[b]]
+		}
+		return idx[a] < idx[b]
+	})
+	in := make([]bool, len(posts))
+	for _, i := range idx[:n] {
+		in[i] = true
+	}
+	head = make([]posting, 0, n)
+	rest = make([]posting, 0, len(posts)-n)
+	for i, p := range posts {
+		if in[i] {
+			head = append(head, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return head, rest
+}
+
+// encodeBlock writes postings in doc order (gaps from the first doc, then
+// tf codes) and returns the posting of largest impact.
+func encodeBlock(blk []posting, st *ExportStats) (cvWriter, posting) {
+	var enc cvWriter
+	prev := blk[0].doc
+	best := 0
+	bestImp := -1.0
+	for k, p := range blk {
+		enc.put(uint64(p.doc - prev))
+		prev = p.doc
+		if !enc.putTF(uint64(p.freq), float64(p.norm)) {
+			st.NormFallbacks++
+		}
+		imp := math.Sqrt(float64(p.freq)) * float64(p.norm)
+		if imp > bestImp {
+			bestImp, best = imp, k
+		}
+	}
+	return enc, blk[best]
+}
+
+// trimSnippet cuts s to at most n runes at a word boundary, with an ellipsis.
+func trimSnippet(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	cut := len(r)
+	for i := len(r) - 1; i > n*2/3; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cut]), " ,.;:") + "…"
 }

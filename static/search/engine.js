@@ -67,8 +67,9 @@
  * queries of (boost*idf)^2); a disjunction sums its matching children and
  * multiplies by coord = matching/all children.
  *
- * Exact top-k: postings are doc-ordered blocks with each block's maximum
- * (freq, norm). The engine loads inline postings and the most promising
+ * Exact top-k: a long postings list has an impact head (its postings of
+ * largest tf*norm) and doc-ordered tail blocks, each with its maximum
+ * (freq, norm); see FORMAT.md "Client algorithm". The engine loads inline postings and the most promising
  * blocks first, keeps for every candidate a lower bound (unknown terms
  * absent) and an upper bound (unknown terms at their block maximum), prunes
  * blocks and candidates that cannot reach the k-th score, and loads the
@@ -176,16 +177,21 @@
   }
   function decodeFieldRest(r, fe) {
     if (fe.n <= manifest.options.inlineMax) {
-      var docs = [], prev = 0;
+      var docs = new Int32Array(fe.n), imp = new Float64Array(fe.n), prev = 0;
       for (var k = 0; k < fe.n; k++) {
         var d = prev + r.u(); prev = d;
         var fr = r.u(), nm = r.norm();
-        docs.push([d, fr, nm]);
+        docs[k] = d; imp[k] = Math.sqrt(fr) * nm;
       }
-      fe.inline = docs;
+      fe.inline = { docs: docs, imp: imp };
       return;
     }
     var nb = r.u(), file = r.u(), off = r.u(), prevLast = 0, blocks = [];
+    if (r.u() === 1) {
+      var hf = r.u(), ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
+      var hmf = r.u(), hmn = r.norm();
+      fe.head = { key: "h/" + pad(hf), off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: Math.sqrt(hmf) * hmn, head: true };
+    }
     for (var b = 0; b < nb; b++) {
       var fd = r.u();
       if (fd > 0) { file += fd; off = 0; }
@@ -193,20 +199,40 @@
       var last = first + r.u();
       var count = r.u(), len = r.u();
       var mf = r.u(), mn = r.norm();
-      blocks.push({ file: file, off: off, len: len, first: first, last: last, count: count, maxFreq: mf, maxNorm: mn });
+      blocks.push({ key: "p/" + pad(file), off: off, len: len, first: first, last: last, count: count, imp: Math.sqrt(mf) * mn, head: false });
       off += len;
       prevLast = last;
     }
     fe.blocks = blocks;
   }
-  function decodeBlock(s, blk) {
-    var r = new Reader(s, blk.off), out = new Array(blk.count), prev = blk.first;
-    for (var i = 0; i < blk.count; i++) {
-      var d = prev + r.u(); prev = d;
-      var fr = r.u(), nm = r.norm();
-      out[i] = [d, fr, nm];
+  // Decoded blocks, shared by all searches: {docs: Int32Array, imp:
+  // Float64Array of sqrt(freq)*norm}. Decoded once per block.
+  var blockCache = new Map();
+  function decodedBlock(blk) {
+    var id = blk.key + ":" + blk.off, v = blockCache.get(id);
+    if (v) return v;
+    var s = store[blk.key], p = blk.off, n = blk.count, prev = blk.first;
+    var docs = new Int32Array(n), imp = new Float64Array(n);
+    for (var i = 0; i < n; i++) {
+      var x = 0, mul = 1, c;
+      for (;;) { c = CVV[s.charCodeAt(p++)]; x += (c & 31) * mul; if (c < 32) break; mul *= 32; }
+      prev += x; docs[i] = prev;
+      var fr = 0; mul = 1;
+      for (;;) { c = CVV[s.charCodeAt(p++)]; fr += (c & 31) * mul; if (c < 32) break; mul *= 32; }
+      var l = 0; mul = 1;
+      for (;;) { c = CVV[s.charCodeAt(p++)]; l += (c & 31) * mul; if (c < 32) break; mul *= 32; }
+      var nm;
+      if (l > 0) nm = Math.fround(1 / Math.sqrt(l));
+      else {
+        var bits = 0; mul = 1;
+        for (;;) { c = CVV[s.charCodeAt(p++)]; bits += (c & 31) * mul; if (c < 32) break; mul *= 32; }
+        u32[0] = bits; nm = f32[0];
+      }
+      imp[i] = Math.sqrt(fr) * nm;
     }
-    return out;
+    v = { docs: docs, imp: imp };
+    blockCache.set(id, v);
+    return v;
   }
 
   // code point order = Go's byte order of UTF-8 strings
@@ -397,52 +423,87 @@
     for (var i = 0; i < node.children.length; i++) s += sumWeights(node.children[i]);
     return s;
   }
-  function leafScore(lf, freq, norm) {
-    var s = Math.sqrt(freq) * norm * lf.idf;
-    if (lf.qw !== 1) s = s * lf.qw;
-    return s;
+  // The tree compiled for evaluation: nodes in post-order (children in
+  // their order, so that sums add up as bleve's do), root last.
+  function compile(tree) {
+    var isLeaf = [], leafId = [], kids = [];
+    (function walk(n) {
+      if (n.leaf) { isLeaf.push(1); leafId.push(n.id); kids.push(null); return isLeaf.length - 1; }
+      var ks = n.children.map(walk);
+      isLeaf.push(0); leafId.push(-1); kids.push(ks);
+      return isLeaf.length - 1;
+    })(tree);
+    return { n: isLeaf.length, isLeaf: isLeaf, leafId: leafId, kids: kids, out: new Float64Array(isLeaf.length) };
   }
-  // evaluate the tree; val(leaf) gives a contribution or -1 for absent
-  function evalNode(node, val) {
-    if (node.leaf) return val(node);
-    var sum = 0, m = 0, ch = node.children;
-    for (var i = 0; i < ch.length; i++) {
-      var s = evalNode(ch[i], val);
-      if (s >= 0) { sum += s; m++; }
+  // score of a doc whose leaf contributions are vals (-1: absent)
+  function evalC(C, vals) {
+    var out = C.out, n = C.n;
+    for (var i = 0; i < n; i++) {
+      if (C.isLeaf[i]) { out[i] = vals[C.leafId[i]]; continue; }
+      var ks = C.kids[i], sum = 0, m = 0;
+      for (var j = 0; j < ks.length; j++) { var x = out[ks[j]]; if (x >= 0) { sum += x; m++; } }
+      out[i] = m === 0 ? -1 : sum * (m / ks.length);
     }
-    if (m === 0) return -1;
-    return sum * (m / ch.length);
+    return out[n - 1];
   }
 
   // ---------- the top-k search ----------
+  // Per leaf: lf.blocks (doc-ordered tail blocks, exhaustive within their
+  // doc ranges) and lf.head (the impact head, or null): a doc's posting is
+  // in the head or in the tail block covering it. Candidates live in typed
+  // arrays: contrib[slot*L + leaf] = contribution, -1 not seen yet, -2 absent.
   function Search(tree, leaves, k, filter, setMode) {
     this.tree = tree; this.leaves = leaves; this.k = k; this.filter = filter; this.setMode = setMode;
-    this.cands = new Map(); // doc -> Map(leafId -> contribution)
-    this.dead = new Set();  // docs whose upper bound fell below theta: theta never decreases
+    this.C = compile(tree);
+    var L = this.L = leaves.length, N = manifest.docs;
+    this.slot = new Int32Array(N).fill(-1);
+    this.dead = new Uint8Array(N);
+    this.deadCount = 0;
+    this.cap = 1024; this.n = 0;
+    this.docOf = new Int32Array(this.cap);
+    this.alive = new Uint8Array(this.cap);
+    this.contrib = new Float64Array(this.cap * L).fill(-1);
+    this.vals = new Float64Array(L);
     var self = this;
     leaves.forEach(function (lf) {
-      lf.post = new Map();
-      lf.loaded = [];
+      lf.scale = lf.qw !== 1 ? lf.qw : 1;
+      lf.blocks = []; lf.head = null; lf.headLoaded = true;
       var e = lf.entry;
-      if (!e) { lf.blocks = []; return; }
+      if (!e) return;
       if (e.inline) {
-        lf.blocks = [];
-        e.inline.forEach(function (p) { self.add(lf, p[0], leafScore(lf, p[1], p[2])); });
+        for (var i = 0; i < e.inline.docs.length; i++) self.add(lf, e.inline.docs[i], score(lf, e.inline.imp[i]));
         return;
       }
       lf.blocks = e.blocks;
-      lf.loaded = e.blocks.map(function () { return false; });
-      lf.bmax = e.blocks.map(function (b) { return leafScore(lf, b.maxFreq, b.maxNorm); });
+      lf.loaded = new Uint8Array(e.blocks.length);
+      lf.bmax = new Float64Array(e.blocks.length);
+      for (var b = 0; b < e.blocks.length; b++) lf.bmax[b] = score(lf, e.blocks[b].imp);
+      if (e.head) { lf.head = e.head; lf.headLoaded = false; lf.hmax = score(lf, e.head.imp); }
     });
   }
-  Search.prototype.add = function (lf, doc, score) {
-    lf.post.set(doc, score);
-    if (this.filter && !this.filter[doc] || this.dead.has(doc)) return;
-    var c = this.cands.get(doc);
-    if (!c) { c = new Map(); this.cands.set(doc, c); }
-    c.set(lf.id, score);
+  function score(lf, imp) {
+    var s = imp * lf.idf;
+    if (lf.qw !== 1) s = s * lf.qw;
+    return s;
+  }
+  Search.prototype.add = function (lf, doc, sc) {
+    if (this.filter && !this.filter[doc] || this.dead[doc]) return;
+    var i = this.slot[doc], L = this.L;
+    if (i < 0) {
+      if (this.n === this.cap) this.grow();
+      i = this.n++;
+      this.slot[doc] = i; this.docOf[i] = doc; this.alive[i] = 1;
+    }
+    this.contrib[i * L + lf.id] = sc;
   };
-  // block of lf covering doc, or -1
+  Search.prototype.grow = function () {
+    var cap = this.cap * 2, L = this.L;
+    var d = new Int32Array(cap); d.set(this.docOf); this.docOf = d;
+    var a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
+    var c = new Float64Array(cap * L); c.set(this.contrib); c.fill(-1, this.cap * L); this.contrib = c;
+    this.cap = cap;
+  };
+  // tail block of lf covering doc, or -1
   function coverBlock(lf, doc) {
     var b = lf.blocks, lo = 0, hi = b.length - 1;
     while (lo <= hi) {
@@ -453,127 +514,212 @@
     }
     return -1;
   }
-  Search.prototype.bounds = function (doc, c) {
-    var unknown = null;
-    var lb = evalNode(this.tree, function (lf) { var v = c.get(lf.id); return v === undefined ? -1 : v; });
-    var ub = evalNode(this.tree, function (lf) {
-      var v = c.get(lf.id);
-      if (v !== undefined) return v;
-      if (!lf.blocks.length) return -1;
-      var bi = coverBlock(lf, doc);
-      if (bi < 0 || lf.loaded[bi]) return -1;
-      (unknown || (unknown = [])).push([lf, bi]);
-      return lf.bmax[bi];
-    });
-    return { lb: lb, ub: ub, unknown: unknown };
-  };
-  // Upper bound of a doc not seen yet whose posting for lf0 is in block bi
-  // (block-max): such a doc lies in [first, last] and, for every other
-  // term, can only be in one of its unloaded blocks overlapping that range.
-  Search.prototype.blockBound = function (lf0, bi) {
-    var b0 = lf0.blocks[bi];
-    return evalNode(this.tree, function (lf) {
-      if (lf === lf0) return lf0.bmax[bi];
-      return rangeMax(lf, b0.first, b0.last);
-    });
-  };
-  // the largest block maximum among lf's unloaded blocks overlapping [lo, hi]
+  // For a doc not found in lf's loaded blocks: the block that may hold it
+  // (head first), as a block index (lf.blocks.length = the head), or -1 if
+  // the doc surely lacks the term.
+  function pendingBlock(lf, doc) {
+    if (!lf.headLoaded && doc >= lf.head.first && doc <= lf.head.last) return lf.blocks.length;
+    if (!lf.blocks.length) return -1;
+    var bi = coverBlock(lf, doc);
+    return bi >= 0 && !lf.loaded[bi] ? bi : -1;
+  }
+  function blockMax(lf, bi) { return bi === lf.blocks.length ? lf.hmax : lf.bmax[bi]; }
+  function blockOf(lf, bi) { return bi === lf.blocks.length ? lf.head : lf.blocks[bi]; }
+  // the largest maximum among lf's unloaded blocks that may hold a doc in [lo, hi]
   function rangeMax(lf, lo, hi) {
+    if (!lf.headLoaded && lf.head.first <= hi && lf.head.last >= lo) return lf.hmax;
     var b = lf.blocks, n = b.length, m = -1;
     if (!n) return -1;
-    // first block whose last >= lo
     var a = 0, z = n - 1, start = n;
     while (a <= z) { var mid = (a + z) >> 1; if (b[mid].last >= lo) { start = mid; z = mid - 1; } else a = mid + 1; }
     for (var j = start; j < n && b[j].first <= hi; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
     return m;
   }
-  Search.prototype.computeRest = function () {};
-  Search.prototype.loadBlocks = function (need) {
-    // need: [[lf, bi]] -> load the files, decode every query block in them
-    var self = this, files = [];
-    need.forEach(function (x) {
-      var f = x[0].blocks[x[1]].file;
-      if (files.indexOf(f) < 0) files.push(f);
-    });
-    return getAll(files.map(function (f) { return "p/" + pad(f); })).then(function (datas) {
-      var byFile = new Map();
-      files.forEach(function (f, i) { byFile.set(f, datas[i]); });
-      self.leaves.forEach(function (lf) {
-        for (var bi = 0; bi < lf.blocks.length; bi++) {
-          if (lf.loaded[bi]) continue;
-          var s = byFile.get(lf.blocks[bi].file);
-          if (s === undefined) continue;
-          lf.loaded[bi] = true;
-          decodeBlock(s, lf.blocks[bi]).forEach(function (p) { self.add(lf, p[0], leafScore(lf, p[1], p[2])); });
-        }
+  function maxUnloaded(lf) {
+    if (!lf.headLoaded) return lf.hmax;
+    var m = -1;
+    for (var j = 0; j < lf.blocks.length; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
+    return m;
+  }
+  // lower and upper bounds of candidate i into out[0], out[1]; out[2] = 1
+  // when some contribution is still unknown
+  // (this.openLeaves: ids of the leaves with unloaded blocks; a doc not
+  // found in any other leaf surely lacks it.)
+  Search.prototype.bounds = function (i, out) {
+    var L = this.L, base = i * L, c = this.contrib, vals = this.vals, doc = this.docOf[i], unknown = 0, leaves = this.leaves;
+    var ol = this.openLeaves, l, j;
+    for (l = 0; l < L; l++) { var v = c[base + l]; vals[l] = v >= 0 ? v : -1; }
+    for (j = 0; j < ol.length; j++) {
+      l = ol[j];
+      if (c[base + l] !== -1) continue;
+      var bi = pendingBlock(leaves[l], doc);
+      if (bi < 0) c[base + l] = -2; else unknown = 1;
+    }
+    out[0] = evalC(this.C, vals);
+    if (!unknown) { out[1] = out[0]; out[2] = 0; return; }
+    for (j = 0; j < ol.length; j++) {
+      l = ol[j];
+      if (c[base + l] === -1) vals[l] = blockMax(leaves[l], pendingBlock(leaves[l], doc));
+    }
+    out[1] = evalC(this.C, vals);
+    out[2] = 1;
+  };
+  Search.prototype.unknownBlocks = function (i, want) {
+    var L = this.L, base = i * L, doc = this.docOf[i], ol = this.openLeaves;
+    for (var j = 0; j < ol.length; j++) {
+      var l = ol[j];
+      if (this.contrib[base + l] !== -1) continue;
+      var lf = this.leaves[l], bi = pendingBlock(lf, doc);
+      if (bi >= 0) want(lf, bi);
+    }
+  };
+  // Loads the files of the needed blocks and adds those blocks' postings.
+  // Other blocks in the same files stay unread until needed (then free).
+  Search.prototype.loadBlocks = function (keys, need) {
+    var self = this;
+    var ready = keys.every(function (k) { return k in store; });
+    var apply = function () {
+      need.forEach(function (x) {
+        var lf = x[0], bi = x[1];
+        if (bi === lf.blocks.length) {
+          if (!lf.headLoaded) { lf.headLoaded = true; self.addBlock(lf, lf.head); }
+        } else if (!lf.loaded[bi]) { lf.loaded[bi] = 1; self.addBlock(lf, lf.blocks[bi]); }
       });
-    });
+    };
+    if (ready) { apply(); return null; }
+    return getAll(keys).then(apply);
+  };
+  Search.prototype.addBlock = function (lf, blk) {
+    var d = decodedBlock(blk), docs = d.docs, imp = d.imp;
+    for (var i = 0; i < docs.length; i++) this.add(lf, docs[i], score(lf, imp[i]));
   };
   var lastStats = { steps: [] };
   // Files per loading round: more rounds cost latency, bigger rounds bytes.
   var MAX_FILES_PER_ROUND = 3;
+  // Already fetched blocks taken per round.
+  var MAX_FREE_PER_ROUND = 64;
   Search.prototype.run = function () {
-    var self = this, k = this.k;
-    lastStats = { steps: [], leaves: this.leaves.map(function (lf) { return manifest.fields[lf.field].name + ":" + lf.term + " df=" + lf.df + " blocks=" + lf.blocks.length; }) };
+    var self = this, k = this.k, leaves = this.leaves, L = this.L;
+    lastStats = { steps: [], leaves: leaves.map(function (lf) { return manifest.fields[lf.field].name + ":" + lf.term + " df=" + lf.df + " blocks=" + lf.blocks.length + (lf.head ? "+head" : ""); }) };
+    var bo = new Float64Array(3), mu = new Float64Array(L), vals = new Float64Array(L);
     function step() {
-      // rank candidates by lower bound
-      var list = [];
-      self.cands.forEach(function (c, doc) {
-        var b = self.bounds(doc, c);
-        if (b.ub < 0) return;
-        list.push({ doc: doc, lb: b.lb, ub: b.ub, unknown: b.unknown, c: c });
-      });
-      list.sort(function (a, b) { return b.lb - a.lb || a.doc - b.doc; });
-      var theta = list.length >= k ? list[k - 1].lb : -1;
-      var need = [], files = [];
-      function want(lf, bi) {
-        need.push([lf, bi]);
-        var f = lf.blocks[bi].file;
-        if (files.indexOf(f) < 0) files.push(f);
+      self.openLeaves = [];
+      for (var l0 = 0; l0 < L; l0++) if (maxUnloaded(leaves[l0]) >= 0) self.openLeaves.push(l0);
+      var n = self.n, lb = new Float64Array(n), ub = new Float64Array(n), unk = new Uint8Array(n), live = 0, i;
+      for (i = 0; i < n; i++) {
+        if (!self.alive[i]) continue;
+        self.bounds(i, bo);
+        lb[i] = bo[0]; ub[i] = bo[1]; unk[i] = bo[2];
+        if (bo[1] < 0) { self.alive[i] = 0; continue; }
+        live++;
       }
-      // Forget candidates that can no longer reach the top k.
-      if (theta >= 0) {
-        list = list.filter(function (x, i) {
-          if (i < k || x.ub >= theta) return true;
-          self.cands.delete(x.doc);
-          self.dead.add(x.doc);
-          return false;
-        });
+      // theta = k-th best lower bound
+      var theta = -1;
+      if (live >= k) {
+        var s = new Float64Array(live), j = 0;
+        for (i = 0; i < n; i++) if (self.alive[i]) s[j++] = lb[i];
+        s.sort();
+        theta = s[live - k];
+      }
+      // candidates that may still reach the top k, best lower bound first
+      var list = [];
+      for (i = 0; i < n; i++) {
+        if (!self.alive[i]) continue;
+        if (theta >= 0 && ub[i] < theta && lb[i] < theta) {
+          self.alive[i] = 0; self.dead[self.docOf[i]] = 1; self.deadCount++;
+          continue;
+        }
+        list.push(i);
+      }
+      list.sort(function (a, b) { return lb[b] - lb[a] || self.docOf[a] - self.docOf[b]; });
+      // Forget candidates below the k-th that cannot reach theta.
+      if (theta >= 0 && list.length > k) {
+        var kept = list.slice(0, k);
+        for (var x = k; x < list.length; x++) {
+          i = list[x];
+          if (ub[i] >= theta) kept.push(i);
+          else { self.alive[i] = 0; self.dead[self.docOf[i]] = 1; self.deadCount++; }
+        }
+        list = kept;
+      }
+      var need = [], keys = [];
+      var nfree = 0;
+      function want(lf, bi) {
+        var key = blockOf(lf, bi).key;
+        if (key in store) { // already fetched: free, but bounded per round
+          if (nfree >= MAX_FREE_PER_ROUND) return;
+          nfree++;
+        } else if (keys.indexOf(key) < 0) {
+          if (keys.length >= MAX_FILES_PER_ROUND) return;
+          keys.push(key);
+        }
+        need.push([lf, bi]);
       }
       // Blocks that may hold an unseen doc able to reach theta (block-max).
-      var live = [];
-      self.leaves.forEach(function (lf) {
-        for (var bi = 0; bi < lf.blocks.length; bi++) {
-          if (lf.loaded[bi]) continue;
-          var bb = self.blockBound(lf, bi);
-          if (theta < 0 || bb >= theta) live.push([lf, bi, bb]);
+      var liveBlocks = [], l;
+      for (l = 0; l < L; l++) mu[l] = maxUnloaded(leaves[l]);
+      var unseen = evalC(self.C, mu);
+      if (unseen >= 0 && (theta < 0 || unseen >= theta)) {
+        for (l = 0; l < L; l++) {
+          var lf0 = leaves[l];
+          if (mu[l] < 0) continue;
+          var nb = lf0.blocks.length;
+          for (var bi = 0; bi <= nb; bi++) {
+            var blk, bm;
+            if (bi === nb) { if (lf0.headLoaded) continue; blk = lf0.head; bm = lf0.hmax; }
+            else { if (lf0.loaded[bi]) continue; blk = lf0.blocks[bi]; bm = lf0.bmax[bi]; }
+            if (theta >= 0) { // cheap bound first: the others anywhere
+              vals.set(mu); vals[l] = bm;
+              if (evalC(self.C, vals) < theta) continue;
+            }
+            for (var m = 0; m < L; m++) vals[m] = m === l ? bm : rangeMax(leaves[m], blk.first, blk.last);
+            var bb = evalC(self.C, vals);
+            if (theta < 0 || bb >= theta) liveBlocks.push([lf0, bi, bb]);
+          }
         }
-      });
-      live.sort(function (a, b) { return b[2] - a[2]; });
-      var maxOutside = live.length ? live[0][2] : -1;
-      for (var i = k; i < list.length; i++) if (list[i].unknown && list[i].ub > maxOutside) maxOutside = list[i].ub;
+      }
+      liveBlocks.sort(function (a, b) { return b[2] - a[2]; });
+      var maxOutside = liveBlocks.length ? liveBlocks[0][2] : -1;
+      for (x = k; x < list.length; x++) if (unk[list[x]] && ub[list[x]] > maxOutside) maxOutside = ub[list[x]];
       // Candidates whose score or rank is not settled, most promising first:
       // resolving the best ones first raises theta, which prunes the rest.
-      var open = list.filter(function (x, i) {
-        if (!x.unknown) return false;
-        if (i < k && self.setMode && x.lb > maxOutside) return false; // surely in the set
-        return true;
-      });
-      open.sort(function (a, b) { return b.ub - a.ub || a.doc - b.doc; });
-      for (var oi = 0; oi < open.length && files.length < MAX_FILES_PER_ROUND; oi++) {
-        open[oi].unknown.forEach(function (u) { want(u[0], u[1]); });
+      var open = [];
+      for (x = 0; x < list.length; x++) {
+        i = list[x];
+        if (!unk[i]) continue;
+        if (x < k && self.setMode && lb[i] > maxOutside) continue; // surely in the set
+        open.push(i);
       }
+      open.sort(function (a, b) { return ub[b] - ub[a] || self.docOf[a] - self.docOf[b]; });
+      // Grow the candidates first while an unseen doc may beat every open
+      // candidate (the heads usually): that raises theta cheaply.
+      var growFirst = liveBlocks.length && (!open.length || liveBlocks[0][2] > ub[open[0]]);
+      if (!growFirst) for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND; oi++) self.unknownBlocks(open[oi], want);
       var growing = false;
-      if (!need.length && live.length) {
+      if (!need.length && liveBlocks.length) {
         growing = true;
         // grow the candidates: the most promising blocks' files first
-        for (var j = 0; j < live.length && files.length < MAX_FILES_PER_ROUND; j++) want(live[j][0], live[j][1]);
+        for (var g = 0; g < liveBlocks.length && keys.length < MAX_FILES_PER_ROUND; g++) want(liveBlocks[g][0], liveBlocks[g][1]);
       }
-      if (!need.length) return list;
-      lastStats.steps.push({ cands: list.length, theta: theta, live: live.length, need: need.length, grow: growing });
-      return self.loadBlocks(need).then(step);
+      if (!need.length) {
+        return list.map(function (i) {
+          var terms = [];
+          for (var l2 = 0; l2 < L; l2++) if (self.contrib[i * L + l2] >= 0) terms.push(l2);
+          return { doc: self.docOf[i], lb: lb[i], ub: ub[i], leafIds: terms };
+        });
+      }
+      lastStats.steps.push({ cands: list.length, theta: theta, live: liveBlocks.length, need: need.length, keys: keys.slice(), grow: growing });
+      var p = self.loadBlocks(keys, need);
+      return p ? p.then(step) : step();
     }
     return Promise.resolve().then(step);
+  };
+  Search.prototype.allLoaded = function () {
+    return this.leaves.every(function (lf) {
+      if (!lf.headLoaded) return false;
+      for (var b = 0; b < lf.blocks.length; b++) if (!lf.loaded[b]) return false;
+      return true;
+    });
   };
 
   // ---------- filters ----------
@@ -657,7 +803,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("manifest").then(function (m) {
-      if (!m || m.v !== 1) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 2) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
@@ -674,8 +820,8 @@
       leaves.forEach(function (lf) { lf.qw = lf.boost * lf.idf * qn; });
       var s = new Search(tree, leaves, k, filter, !!(plan.prefixWord || opts.fuzzy));
       return s.run().then(function (list) {
-        var exactTotal = leaves.every(function (lf) { return lf.loaded.every(Boolean); });
-        var total = list.length + s.dead.size; // dead: matched, but below the top k
+        var exactTotal = s.allLoaded();
+        var total = list.length + s.deadCount; // dead: matched, but below the top k
         if (!exactTotal) {
           leaves.forEach(function (lf) { if (lf.df > total) total = lf.df; });
           if (filter) total = Math.min(total, filter.reduce(function (a, b) { return a + b; }, 0));
@@ -722,7 +868,7 @@
             total: r.total, totalExact: r.totalExact, fuzzy: !!r.fuzzy,
             results: page.map(function (x, i) {
               var mt = [];
-              x.c.forEach(function (v, id) { var t = r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
+              x.leafIds.forEach(function (id) { var t = r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
               return { id: docs[i].id, num: x.doc, score: x.lb, doc: docs[i], matchedTerms: mt };
             })
           };
