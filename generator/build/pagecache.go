@@ -53,6 +53,9 @@ type pageCache struct {
 	Entries  map[string]cacheEntry
 	Unusable int               // message patterns the last export could not use
 	Marker   write.Fingerprint // the site's marker when the cache was saved
+	// Indexed is each record's source hash (by id) as the search index
+	// holds it, so a rebuild updates the index with just the changes.
+	Indexed map[string][32]byte
 }
 
 // files lists every file of the site the cache describes.

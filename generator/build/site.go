@@ -203,17 +203,54 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		}
 		return nil
 	}
+	// The search index is updated from the records that changed since it
+	// was last updated, when the cache says which; else from all of them.
+	var changed map[int32]bool
+	if idx != nil && prev.Indexed != nil && idx.Len() == len(prev.Indexed) {
+		changed = map[int32]bool{}
+		for i := range s.Summaries {
+			id := s.Summaries[i].ID
+			if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] || !idx.Has(id) {
+				changed[int32(i)] = true
+			}
+		}
+	}
 	var streamErr error
-	if idx != nil {
+	switch {
+	case idx != nil && changed == nil:
 		_, err = idx.Sync(func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
 		})
-	} else if len(need) > 0 {
+	case idx != nil || len(need) > 0:
 		only := map[int32]bool{}
 		for i := range need {
 			only[ds.locOf(i).file] = true
 		}
-		streamErr = ds.stream(&c, only, func(i int32, raw []byte) error { return visit(i, raw, nil) })
+		for i := range changed {
+			only[ds.locOf(i).file] = true
+		}
+		if len(only) == 0 {
+			only = nil
+			if idx == nil {
+				break
+			}
+		}
+		each := func(yield func(*record.Record) bool) {
+			if only == nil {
+				return
+			}
+			streamErr = ds.stream(&c, only, func(i int32, raw []byte) error {
+				if changed[i] {
+					return visit(i, raw, yield)
+				}
+				return visit(i, raw, nil)
+			})
+		}
+		if idx != nil {
+			_, err = idx.Apply(each, func(id string) bool { _, ok := ds.byID[id]; return ok })
+		} else {
+			each(func(*record.Record) bool { return true })
+		}
 	}
 	close(jobs)
 	wg.Wait()
@@ -255,6 +292,10 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("export")
 	next.Unusable = rep.Unusable
+	next.Indexed = make(map[string][32]byte, len(s.Summaries))
+	for i := range s.Summaries {
+		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
+	}
 
 	for p := range assets {
 		note(assets[p], kindAsset, Key{})

@@ -1,0 +1,117 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// Has reports whether the index holds a record with this id.
+func (ix *Index) Has(id string) bool {
+	_, ok := ix.side[id]
+	return ok
+}
+
+// Len is the number of records in the index.
+func (ix *Index) Len() int { return len(ix.side) }
+
+// Apply updates the index from a change set instead of the whole dataset:
+// changed yields the records that are new or changed, and every record of
+// the index for which keep returns false is deleted. A caller that knows
+// which records changed (the build keeps a hash of each record's source)
+// so avoids reading and hashing every record of an unchanged dataset; the
+// result is the same as Sync over the whole dataset.
+func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bool) (SyncStats, error) {
+	start := time.Now()
+	var st SyncStats
+	if ix == nil || ix.bleve == nil {
+		return st, errors.New("index: Apply on a closed index")
+	}
+	bs := ix.BatchSize
+	if bs <= 0 {
+		bs = DefaultBatchSize
+	}
+	dirty := filepath.Join(ix.dir, dirtyFile)
+	batch := ix.bleve.NewBatch()
+	marked := false
+	flush := func() error {
+		if batch.Size() == 0 {
+			return nil
+		}
+		if !marked {
+			// Until the side store is written again, the index and the side
+			// store may disagree: a crash now makes Open start over.
+			if err := os.WriteFile(dirty, nil, 0o644); err != nil {
+				return err
+			}
+			marked = true
+		}
+		if err := ix.bleve.Batch(batch); err != nil {
+			return fmt.Errorf("index: batch: %w", err)
+		}
+		batch.Reset()
+		return nil
+	}
+	for r := range changed {
+		if r == nil || r.ID == "" {
+			continue
+		}
+		h := recordHash(r)
+		old, had := ix.side[r.ID]
+		if had && old.Hash == h {
+			st.Unchanged++
+			continue
+		}
+		doc, dd := buildDoc(r)
+		if err := batch.Index(r.ID, doc); err != nil {
+			return st, fmt.Errorf("index: record %s: %w", r.ID, err)
+		}
+		if had {
+			st.Updated++
+		} else {
+			st.Added++
+		}
+		ix.side[r.ID] = sideEntry{Hash: h, Data: dd}
+		if batch.Size() >= bs {
+			if err := flush(); err != nil {
+				return st, err
+			}
+		}
+	}
+	var gone []string
+	for id := range ix.side {
+		if !keep(id) {
+			gone = append(gone, id)
+		}
+	}
+	sort.Strings(gone)
+	for _, id := range gone {
+		batch.Delete(id)
+		delete(ix.side, id)
+		st.Deleted++
+		if batch.Size() >= bs {
+			if err := flush(); err != nil {
+				return st, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return st, err
+	}
+	if marked {
+		if err := ix.writeSide(); err != nil {
+			return st, err
+		}
+		if err := os.Remove(dirty); err != nil {
+			return st, err
+		}
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
