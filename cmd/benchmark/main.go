@@ -1,0 +1,455 @@
+// Command benchmark measures errdocs builds on a generated dataset: a cold
+// build, a rebuild with nothing changed, a rebuild after one record's
+// documentation changed and one after a record was removed; optionally the
+// same records built by Hugo with the same highlighting options. Figures are
+// medians of -runs runs (the machines here are shared and noisy).
+//
+//	go run ./cmd/benchmark -records 10000 -runs 3 -hugo
+//	go run ./cmd/benchmark -records 100000 -runs 1 -json bench.json
+//
+// The errdocs binary is built once (go build) and run as a child process,
+// so wall time and peak RSS are the process's own; per-stage times come
+// from its --stats table.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// baseURL is passed to every build so the sitemap and feed are made too.
+const baseURL = "https://errors.example.org/"
+
+type options struct {
+	records int
+	seed    int64
+	runs    int
+	hugo    bool
+	work    string
+	keep    bool
+	json    string
+}
+
+// Results is what -json saves.
+type Results struct {
+	Date       string        `json:"date"`
+	Machine    Machine       `json:"machine"`
+	Records    int           `json:"records"`
+	Repos      int           `json:"repos"`
+	Seed       int64         `json:"seed"`
+	Runs       int           `json:"runs"`
+	Edited     string        `json:"editedRecord"`
+	Removed    string        `json:"removedRecord"`
+	Cold       Summary       `json:"cold"`
+	NoChange   Summary       `json:"noChange"`
+	OneChange  Summary       `json:"oneChange"`
+	OneRemoved Summary       `json:"oneRemoved"`
+	Hugo       *HugoResults  `json:"hugo,omitempty"`
+	Notes      []string      `json:"notes,omitempty"`
+	startedAt  time.Time     `json:"-"`
+	elapsed    time.Duration `json:"-"`
+}
+
+// Machine describes where the figures were taken.
+type Machine struct {
+	NumCPU    int    `json:"numCPU"`
+	MemBytes  int64  `json:"memBytes"`
+	CPU       string `json:"cpu,omitempty"`
+	GoVersion string `json:"goVersion"`
+	OS        string `json:"os"`
+}
+
+// Summary is one scenario over all runs.
+type Summary struct {
+	Runs          []Run   `json:"runs"`
+	MedianSeconds float64 `json:"medianSeconds"`
+	MinSeconds    float64 `json:"minSeconds"`
+	MaxSeconds    float64 `json:"maxSeconds"`
+	MedianRSS     int64   `json:"medianPeakRSSBytes"`
+	MaxRSS        int64   `json:"maxPeakRSSBytes"`
+	Stages        []Stage `json:"medianStages,omitempty"`
+}
+
+// HugoResults is the Hugo comparison.
+type HugoResults struct {
+	Version        string  `json:"version"`
+	ContentSeconds float64 `json:"contentSeconds"` // converting the records (not part of the builds)
+	Pages          int     `json:"pages"`
+	OutputFiles    int     `json:"outputFiles"`
+	Cold           Summary `json:"cold"`
+	NoChange       Summary `json:"noChange"`
+	// ColdRatio is Hugo cold / errdocs cold (median): how many times faster
+	// errdocs is.
+	ColdRatio     float64 `json:"coldRatio"`
+	NoChangeRatio float64 `json:"noChangeRatio"`
+}
+
+func main() {
+	var o options
+	fs := flag.NewFlagSet("benchmark", flag.ExitOnError)
+	fs.IntVar(&o.records, "records", 100000, "records in the generated dataset")
+	fs.Int64Var(&o.seed, "seed", 1, "generator seed")
+	fs.IntVar(&o.runs, "runs", 3, "runs of each scenario (figures are medians)")
+	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo (installed with apt-get if missing)")
+	fs.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "errdocs-benchmark"), "work `folder`: binary, dataset (kept and reused), outputs")
+	fs.BoolVar(&o.keep, "keep", false, "keep the sites and caches built (default: removed at the end; the dataset is always kept)")
+	fs.StringVar(&o.json, "json", "", "also save the results to this `file` as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: go run ./cmd/benchmark [flags]\n\nTimes errdocs cold, no-change, one-change and one-removed builds on a\ngenerated dataset (and Hugo on the same records with -hugo).\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	fs.Parse(os.Args[1:])
+	if o.records < 1 || o.runs < 1 || fs.NArg() > 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	res, err := benchmark(o, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchmark:", err)
+		os.Exit(1)
+	}
+	report(os.Stdout, res)
+	if o.json != "" {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(o.json, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "benchmark:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+	}
+	work, err := filepath.Abs(o.work)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, Runs: o.runs, startedAt: time.Now()}
+
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(work, "bin", "errdocs")
+	logf("building errdocs → %s", bin)
+	if out, err := goBuild(root, bin); err != nil {
+		return nil, fmt.Errorf("go build: %v\n%s", err, out)
+	}
+
+	dataset, reused, err := ensureDataset(work, o.records, o.seed, logf)
+	if err != nil {
+		return nil, err
+	}
+	if reused {
+		logf("reusing dataset %s", dataset)
+	}
+	repoFiles, err := filepath.Glob(filepath.Join(dataset, "repos", "*", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	res.Repos = len(repoFiles)
+	editT, removeTs, err := pickTargets(dataset)
+	if err != nil {
+		return nil, err
+	}
+	res.Edited = editT.ID + " (" + editT.Path + ")"
+	var removeT *target
+	for i := 1; i <= o.runs; i++ {
+		if err := errdocsRun(res, bin, dataset, work, i, editT, removeTs, &removeT, o.keep, logf); err != nil {
+			return nil, err
+		}
+	}
+	res.Removed = removeT.ID + " (" + removeT.Path + ")"
+	for _, s := range []*Summary{&res.Cold, &res.NoChange, &res.OneChange, &res.OneRemoved} {
+		s.summarise()
+	}
+
+	if o.hugo {
+		h, err := hugoBench(dataset, work, o.runs, o.keep, logf)
+		if err != nil {
+			return nil, err
+		}
+		if res.Cold.MedianSeconds > 0 {
+			h.ColdRatio = h.Cold.MedianSeconds / res.Cold.MedianSeconds
+		}
+		if res.NoChange.MedianSeconds > 0 {
+			h.NoChangeRatio = h.NoChange.MedianSeconds / res.NoChange.MedianSeconds
+		}
+		res.Hugo = h
+	}
+	res.elapsed = time.Since(res.startedAt)
+	return res, nil
+}
+
+// errdocsRun does run i of the four errdocs scenarios in a fresh output
+// and cache folder.
+// The first run picks, among removeTs, the record to remove: the first
+// whose page the sitemap lists, so that its going can be checked.
+func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, removeTs []target, chosen **target, keep bool, logf func(string, ...any)) error {
+	dir := filepath.Join(work, "runs", strconv.Itoa(i))
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "site")
+	cache := filepath.Join(dir, "cache")
+	build := func() (Run, error) {
+		r, stdout, err := timed(dir, bin, "build", dataset, "--out", out, "--cache", cache, "--stats", "--base-url", baseURL)
+		if err != nil {
+			return r, err
+		}
+		r.Stages = parseStats(stdout)
+		r.Written, r.Unchanged = parseSummary(stdout)
+		return r, nil
+	}
+
+	logf("run %d: cold build", i)
+	cold, err := build()
+	if err != nil {
+		return err
+	}
+	res.Cold.Runs = append(res.Cold.Runs, cold)
+	logf("run %d: cold %.1f s", i, cold.Seconds)
+
+	before, err := snapshot(out)
+	if err != nil {
+		return err
+	}
+	nc, err := build()
+	if err != nil {
+		return err
+	}
+	after, err := snapshot(out)
+	if err != nil {
+		return err
+	}
+	ch := changed(before, after)
+	nc.FilesChanged, nc.Kinds, nc.Paths = len(ch), kinds(ch, ""), head(ch, 20)
+	res.NoChange.Runs = append(res.NoChange.Runs, nc)
+	logf("run %d: no-change %.1f s, %d files changed", i, nc.Seconds, len(ch))
+
+	// One record's documentation changed.
+	ed, err := changeDoc(dataset, editT, fmt.Sprintf("Benchmark edit %d: this sentence was added to measure a one-record rebuild.", i))
+	if err != nil {
+		if ed != nil {
+			ed.restore()
+		}
+		return err
+	}
+	before = after
+	oc, err := build()
+	if rerr := ed.restore(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return err
+	}
+	if after, err = snapshot(out); err != nil {
+		return err
+	}
+	ch = changed(before, after)
+	oc.FilesChanged, oc.Kinds, oc.Paths = len(ch), kinds(ch, editT.Path), head(ch, 40)
+	res.OneChange.Runs = append(res.OneChange.Runs, oc)
+	logf("run %d: one-change %.1f s, %d files changed (%s)", i, oc.Seconds, len(ch), formatKinds(oc.Kinds))
+
+	// Back to the original dataset (not timed), then one record removed.
+	if _, err := build(); err != nil {
+		return err
+	}
+	if before, err = snapshot(out); err != nil {
+		return err
+	}
+	if *chosen == nil {
+		*chosen = &removeTs[0]
+		for k := range removeTs {
+			if ok, err := inSitemaps(out, removeTs[k].Path); err != nil {
+				return err
+			} else if ok {
+				*chosen = &removeTs[k]
+				break
+			}
+		}
+	}
+	removeT := **chosen
+	sitemapBefore, err := inSitemaps(out, removeT.Path)
+	if err != nil {
+		return err
+	}
+	rm, err := removeRecord(dataset, removeT)
+	if err != nil {
+		if rm != nil {
+			rm.restore()
+		}
+		return err
+	}
+	or, err := build()
+	if rerr := rm.restore(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return err
+	}
+	if after, err = snapshot(out); err != nil {
+		return err
+	}
+	ch = changed(before, after)
+	or.FilesChanged, or.Kinds, or.Paths = len(ch), kinds(ch, removeT.Path), head(ch, 40)
+	_, statErr := os.Stat(filepath.Join(out, filepath.FromSlash(removeT.Path), "index.html"))
+	pageGone := os.IsNotExist(statErr)
+	inSearch, err := containsAnywhere(filepath.Join(out, "search"), removeT.ID, removeT.Path)
+	if err != nil {
+		return err
+	}
+	searchGone := !inSearch
+	inSitemap, err := inSitemaps(out, removeT.Path)
+	if err != nil {
+		return err
+	}
+	or.PageGone, or.SearchGone = &pageGone, &searchGone
+	if sitemapBefore { // a thin page may never have been listed
+		sitemapGone := !inSitemap
+		or.SitemapGone = &sitemapGone
+	}
+	res.OneRemoved.Runs = append(res.OneRemoved.Runs, or)
+	logf("run %d: one-removed %.1f s, %d files changed; page gone %v, search gone %v, in sitemap before %v, after %v", i, or.Seconds, len(ch), pageGone, searchGone, sitemapBefore, inSitemap)
+
+	if !keep {
+		return os.RemoveAll(dir)
+	}
+	return nil
+}
+
+// inSitemaps says whether the sitemap files under out list the page.
+func inSitemaps(out, pagePath string) (bool, error) {
+	for _, p := range []string{filepath.Join(out, "sitemap.xml"), filepath.Join(out, "sitemaps")} {
+		found, err := containsAnywhere(p, "<loc>"+baseURL+pagePath+"</loc>")
+		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+func head(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func (s *Summary) summarise() {
+	if len(s.Runs) == 0 {
+		return
+	}
+	var secs []float64
+	var rss []int64
+	stages := map[string][]float64{}
+	var order []string
+	for _, r := range s.Runs {
+		secs = append(secs, r.Seconds)
+		rss = append(rss, r.PeakRSS)
+		for _, st := range r.Stages {
+			if _, ok := stages[st.Name]; !ok {
+				order = append(order, st.Name)
+			}
+			stages[st.Name] = append(stages[st.Name], st.Seconds)
+		}
+	}
+	s.MedianSeconds = median(secs)
+	s.MinSeconds = slicesMin(secs)
+	s.MaxSeconds = slicesMax(secs)
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	s.MedianRSS = rss[len(rss)/2]
+	s.MaxRSS = rss[len(rss)-1]
+	s.Stages = nil
+	for _, name := range order {
+		s.Stages = append(s.Stages, Stage{name, median(stages[name])})
+	}
+}
+
+// median of xs; the mean of the middle two for an even count.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func slicesMin(xs []float64) float64 {
+	m := xs[0]
+	for _, x := range xs {
+		m = min(m, x)
+	}
+	return m
+}
+
+func slicesMax(xs []float64) float64 {
+	m := xs[0]
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run the benchmark inside the errdocs module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func goBuild(root, bin string) ([]byte, error) {
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/errdocs")
+	cmd.Dir = root
+	return cmd.CombinedOutput()
+}
+
+func machine() Machine {
+	m := Machine{NumCPU: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				m.MemBytes = kb * 1024
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return m
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// report prints the results table.
+func report(w io.Writer, r *Results) {
+	runs := "runs"
+	if r.Runs == 1 {
+		runs = "run"
+	}
+	fmt.Fprintf(w, "\nerrdocs benchmark: %d records, %d repos, seed %d, %d %s (medians; min/max over runs)\n", r.Records, r.Repos, r.Seed, r.Runs, runs)
+	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), size(r.Cold.MaxRSS))
+	if len(r.Cold.Stages) > 0 {
+		fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
+	}
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), size(r.NoChange.MaxRSS), counts(r.NoChange.Runs))
+	if len(r.NoChange.Stages) > 0 {
+		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
+	}
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), size(r.OneChange.MaxRSS), counts(r.OneChange.Runs))
+	if n := len(r.OneChange.Runs); n > 0 {
+		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
+	}
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
+	if n := len(r.OneRemoved.Runs); n > 0 {
+		last := r.OneRemoved.Runs[n-1]
+		fmt.Fprintf(w, "  (%s)\n", formatKinds(last.Kinds))
+		fmt.Fprintf(w, "  page gone: %s; search entries gone: %s; sitemap entry gone: %s\n",
+			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.PageGone }),
+			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.SearchGone }),
+			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.SitemapGone }))
+	}
+	if h := r.Hugo; h != nil {
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  %s\n", "hugo cold", secs(h.Cold), size(h.Cold.MaxRSS), faster(h.ColdRatio))
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s  %s\n", "hugo no-change", secs(h.NoChange), size(h.NoChange.MaxRSS), counts(h.NoChange.Runs), faster(h.NoChangeRatio))
+		fmt.Fprintf(w, "  %s; %d pages → %d files; content written in %.1f s (not timed)\n", h.Version, h.Pages, h.OutputFiles, h.ContentSeconds)
+	}
+	fmt.Fprintf(w, "edited record %s; removed record %s\n", r.Edited, r.Removed)
+	fmt.Fprintf(w, "benchmark took %s\n", r.elapsed.Round(time.Second))
+}
+
+// faster words a Hugo/errdocs time ratio.
+func faster(ratio float64) string {
+	switch {
+	case ratio <= 0:
+		return ""
+	case ratio >= 1:
+		return fmt.Sprintf("errdocs is %.1fx faster", ratio)
+	}
+	return fmt.Sprintf("errdocs is %.1fx SLOWER", 1/ratio)
+}
+
+func secs(s Summary) string {
+	if len(s.Runs) == 1 {
+		return fmt.Sprintf("%7.2f s", s.MedianSeconds)
+	}
+	return fmt.Sprintf("%7.2f s (min %.2f, max %.2f)", s.MedianSeconds, s.MinSeconds, s.MaxSeconds)
+}
+
+func stages(st []Stage) string {
+	var parts []string
+	for _, s := range st {
+		parts = append(parts, fmt.Sprintf("%s %.2f s", s.Name, s.Seconds))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// counts gives the changed-file count, or each run's when they differ.
+func counts(runs []Run) string {
+	var parts []string
+	same := true
+	for i, r := range runs {
+		parts = append(parts, itoa(r.FilesChanged))
+		same = same && (i == 0 || r.FilesChanged == runs[0].FilesChanged)
+	}
+	if len(runs) == 0 {
+		return "-"
+	}
+	if same {
+		return parts[0]
+	}
+	return strings.Join(parts, "/") + " (per run)"
+}
+
+func allTrue(runs []Run, f func(Run) *bool) string {
+	yes, n := 0, 0
+	for _, r := range runs {
+		if b := f(r); b != nil {
+			n++
+			if *b {
+				yes++
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return "n/a (not listed before)"
+	case yes == n:
+		return "yes"
+	case yes == 0:
+		return "NO"
+	}
+	return fmt.Sprintf("in %d of %d runs", yes, n)
+}
+
+func size(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+	case b > 0:
+		return fmt.Sprintf("%d KB", b>>10)
+	}
+	return "?"
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Stage is one row of `errdocs build --stats`.
+type Stage struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Run is one timed child process.
+type Run struct {
+	Seconds   float64 `json:"seconds"`
+	PeakRSS   int64   `json:"peakRSSBytes"`
+	Stages    []Stage `json:"stages,omitempty"`
+	Written   int64   `json:"written"`   // as the build reports it
+	Unchanged int64   `json:"unchanged"` // as the build reports it
+	// Files whose mtime or size changed, or that appeared or went, as seen
+	// by comparing the output before and after (not for cold builds).
+	FilesChanged int            `json:"filesChanged"`
+	Kinds        map[string]int `json:"kinds,omitempty"`
+	Paths        []string       `json:"paths,omitempty"` // changed paths, first few
+	// one-removed checks
+	PageGone    *bool `json:"pageGone,omitempty"`
+	SearchGone  *bool `json:"searchGone,omitempty"`
+	SitemapGone *bool `json:"sitemapGone,omitempty"`
+}
+
+// timed runs a command in dir, returning wall time, peak RSS of the child
+// and its standard output. A failing command is an error carrying the end
+// of its standard error.
+func timed(dir string, name string, args ...string) (Run, string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	r := Run{Seconds: wall.Seconds()}
+	if cmd.ProcessState != nil {
+		r.PeakRSS = maxRSS(cmd.ProcessState)
+	}
+	if err != nil {
+		tail := stderr.String()
+		if len(tail) > 2000 {
+			tail = "…" + tail[len(tail)-2000:]
+		}
+		return r, stdout.String(), fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, tail)
+	}
+	return r, stdout.String(), nil
+}
+
+var summaryRE = regexp.MustCompile(`(\d+) files written, (\d+) unchanged`)
+
+// parseStats reads the stage table `errdocs build --stats` prints: a
+// header line, then one "NAME DURATION SHARE%" line per stage, then
+// "total DURATION". Lines that do not parse are skipped, so stage renames
+// and extra lines do not break it; the total line is left out.
+func parseStats(out string) []Stage {
+	var stages []Stage
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 3 && strings.HasSuffix(f[len(f)-1], "%") {
+			f = f[:len(f)-1]
+		}
+		if len(f) < 2 {
+			continue
+		}
+		d, err := time.ParseDuration(f[len(f)-1])
+		if err != nil {
+			continue
+		}
+		name := strings.Join(f[:len(f)-1], " ")
+		if name == "total" {
+			continue
+		}
+		stages = append(stages, Stage{name, d.Seconds()})
+	}
+	return stages
+}
+
+// parseSummary reads "N files written, M unchanged" from the build's
+// summary line.
+func parseSummary(out string) (written, unchanged int64) {
+	m := summaryRE.FindStringSubmatch(out)
+	if m == nil {
+		return -1, -1
+	}
+	w, _ := strconv.ParseInt(m[1], 10, 64)
+	u, _ := strconv.ParseInt(m[2], 10, 64)
+	return w, u
+}
