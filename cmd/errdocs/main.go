@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -41,6 +42,7 @@ type errUsage struct{ msg string }
 func (e errUsage) Error() string { return e.msg }
 
 func main() {
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -106,5 +108,20 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		paths = append(paths, args[0])
 		args = args[1:]
+	}
+}
+
+// tuneGC trades memory for speed: a build allocates a great deal of
+// short-lived garbage (highlighting, templates), and collecting four times
+// less often saved about 16% of a cold build's CPU time. A soft memory limit
+// keeps the trade inside the memory budget (2 GB at 500,000 records): the
+// collector runs more often as the heap nears it. GOGC and GOMEMLIMIT in
+// the environment still win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1700 << 20)
 	}
 }

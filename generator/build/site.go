@@ -259,6 +259,11 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return rep, e
 		}
 	}
+	// Keep this build's highlighting for the next one; a cache that cannot
+	// be written only costs the next build time.
+	if err := hl.Close(); err != nil {
+		c.Problem(err.Error())
+	}
 	timer.done("render+index")
 
 	// Listings are kept or made one by one through the listing cache; the

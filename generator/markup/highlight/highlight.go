@@ -97,6 +97,7 @@ type Highlighter struct {
 	lexByExt map[string]chroma.Lexer // nil value: plain text
 
 	mem    *memCache
+	disk   *diskCache // nil: no disk cache
 	flight flightGroup
 
 	memHits, diskHits, misses, slow, diskErrors atomic.Int64
@@ -131,6 +132,9 @@ func New(opts Options) (*Highlighter, error) {
 		table:    table(),
 		lexByExt: map[string]chroma.Lexer{},
 		mem:      newMemCache(opts.MemoryBytes),
+	}
+	if opts.CacheDir != "" {
+		h.disk = openDiskCache(opts.CacheDir)
 	}
 	c := sha256.New()
 	fmt.Fprintf(c, "%s\x00chroma %s\x00%x\x00%d\x00%d\x00", formatVersion, chromaVersion(), h.table.digest, opts.MaxLineLen, opts.MaxLines)

@@ -1,6 +1,7 @@
 package highlight_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -283,16 +284,14 @@ func TestCache(t *testing.T) {
 		t.Errorf("same lexer, other path: %+v, want still 5 misses", st)
 	}
 
-	// Files are laid out as ab/cdef….html.
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
-	if len(files) != 5 {
-		t.Fatalf("%d cache files, want 5: %v", len(files), files)
+	// The entries are in one pack with its index, written on Close.
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range files {
-		rel, _ := filepath.Rel(dir, f)
-		if !regexp.MustCompile(`^[0-9a-f]{2}/[0-9a-f]{62}\.html$`).MatchString(filepath.ToSlash(rel)) {
-			t.Errorf("cache file %s", rel)
-		}
+	packs, _ := filepath.Glob(filepath.Join(dir, "pack-*.pack"))
+	idxs, _ := filepath.Glob(filepath.Join(dir, "pack-*.idx"))
+	if len(packs) != 1 || len(idxs) != 1 {
+		t.Fatalf("cache folder holds packs %v and indexes %v, want one of each", packs, idxs)
 	}
 
 	// A new highlighter (a later build) reads the disk.
@@ -303,41 +302,29 @@ func TestCache(t *testing.T) {
 	if st := h2.Stats(); st.DiskHits != 1 || st.Misses != 0 || st.Hits() != 1 {
 		t.Errorf("second build stats %+v, want 1 disk hit", st)
 	}
+	h2.Close()
 
-	// A damaged or foreign file is never used.
-	for _, f := range files {
-		if err := os.WriteFile(f, []byte("<p>tampered</p>"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	// A pack whose build was killed before its index was written is not
+	// read; nor is a damaged entry.
+	h6 := newH(t, highlight.Options{CacheDir: dir})
+	excerpt(t, h6, "killed = 1\n", "a.py", 1, 0) // never closed
+	h7 := newH(t, highlight.Options{CacheDir: dir})
+	excerpt(t, h7, "killed = 1\n", "a.py", 1, 0)
+	if st := h7.Stats(); st.Misses != 1 {
+		t.Errorf("entry of an unclosed pack was used: %+v", st)
 	}
+	data, _ := os.ReadFile(packs[0])
+	damaged := bytes.Replace(data, []byte("RuntimeError"), []byte("RuntimeErrox"), 1)
+	if bytes.Equal(damaged, data) {
+		t.Fatal("test cannot find text to damage in the pack")
+	}
+	os.WriteFile(packs[0], damaged, 0o644)
 	h3 := newH(t, highlight.Options{CacheDir: dir})
 	if out := excerpt(t, h3, s.SourceCode, s.FilePath, s.SourceCodeStart, s.LineNumber); out != ref {
-		t.Error("tampered cache file was used")
+		t.Error("damaged cache entry was used")
 	}
 	if st := h3.Stats(); st.DiskHits != 0 || st.Misses != 1 {
-		t.Errorf("tampered cache stats %+v, want a miss", st)
-	}
-	// Swapping two valid files (each under the other's name) is caught too.
-	h4 := newH(t, highlight.Options{CacheDir: dir})
-	excerpt(t, h4, "a = 1\n", "a.py", 1, 0)
-	excerpt(t, h4, "b = 2\n", "a.py", 1, 0)
-	two, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
-	var fresh []string
-	for _, f := range two {
-		b, _ := os.ReadFile(f)
-		if !strings.Contains(string(b), "tampered") {
-			fresh = append(fresh, f)
-		}
-	}
-	if len(fresh) >= 2 {
-		a, _ := os.ReadFile(fresh[0])
-		b, _ := os.ReadFile(fresh[1])
-		os.WriteFile(fresh[0], b, 0o644)
-		os.WriteFile(fresh[1], a, 0o644)
-		h5 := newH(t, highlight.Options{CacheDir: dir})
-		if out := excerpt(t, h5, "a = 1\n", "a.py", 1, 0); !strings.Contains(out, ">1<") {
-			t.Errorf("swapped cache file was used: %s", out)
-		}
+		t.Errorf("damaged cache stats %+v, want a miss", st)
 	}
 
 	// An unwritable cache is counted, not fatal.
