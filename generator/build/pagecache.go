@@ -190,11 +190,6 @@ func (h *hasher) bytes(b []byte) *hasher {
 	return h
 }
 
-func (h *hasher) summary(s *site.Summary) *hasher {
-	s.WriteHash(h.h)
-	return h
-}
-
 func (h *hasher) key() Key {
 	var k Key
 	copy(k[:], h.h.Sum(nil))
@@ -257,7 +252,8 @@ func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
 		h.num(0)
 	}
 	for _, j := range s.Related(i) {
-		h.summary(&s.Summaries[j])
+		sum := s.Sum(j)
+		h.h.Write(sum[:])
 	}
 	return h.key()
 }
@@ -267,8 +263,9 @@ func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
 func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
 	h := newHasher(global)
 	for i := range s.Summaries {
-		h.summary(&s.Summaries[i])
-		h.bytes(raws[i][:])
+		sum := s.Sum(int32(i))
+		h.h.Write(sum[:])
+		h.h.Write(raws[i][:])
 	}
 	h.bytes(extras)
 	return h.key()

@@ -454,6 +454,7 @@ func hashRepo(h hash.Hash, rp *site.Repo) {
 
 func hashRecords(h hash.Hash, s *site.Site, ids []int32) {
 	for _, i := range ids {
-		s.Summaries[i].WriteHash(h)
+		sum := s.Sum(i)
+		h.Write(sum[:])
 	}
 }

@@ -7,6 +7,7 @@ package site
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/binary"
 	"hash/fnv"
 	"io"
@@ -123,6 +124,7 @@ type Site struct {
 	tagByName    map[string]*Group
 	familyByName map[string]*Group
 	canonical    []int32 // canonical record of each record's group (itself when alone)
+	sums         [][16]byte
 	related      [][]int32
 	severities   map[string]int
 }
@@ -214,6 +216,7 @@ func (b *Builder) Build() *Site {
 		g.Repos = s.countRepos(g.Records)
 	}
 	s.canonical = s.computeCanonical()
+	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
 	s.related = s.computeRelated(runtime.GOMAXPROCS(0))
 	return s
 }
@@ -573,6 +576,29 @@ func FamilyPath(family string) string { return FamiliesPath + family + "/" }
 // whose repo owner is one of them would collide with the site's own pages.
 var ReservedOwners = []string{"repos", "tags", "families", "search", "static",
 	"index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "opensearch.xml"}
+
+// Sum is a hash of record i's summary (see WriteHash), computed once per
+// build: pages that list many records key themselves by these.
+func (s *Site) Sum(i int32) [16]byte { return s.sums[i] }
+
+func (s *Site) computeSums(workers int) [][16]byte {
+	out := make([][16]byte, len(s.Summaries))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := sha256.New()
+			for i := w; i < len(out); i += workers {
+				h.Reset()
+				s.Summaries[i].WriteHash(h)
+				copy(out[i][:], h.Sum(nil))
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
 
 // WriteHash writes every field of the summary to h, length-prefixed, so a
 // page made from summaries can be keyed by what it shows: two different
