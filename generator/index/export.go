@@ -33,7 +33,7 @@ type ExportOptions struct {
 	Dir              string // folder under the site root; default "search"
 	DictShardBytes   int    // target size of a dictionary shard; default 8 KiB
 	PostingFileBytes int    // target size of a postings file; default 16 KiB
-	DocsPerFile      int    // records per doc data file; default 48
+	DocsPerFile      int    // records per doc data file; default 40
 	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
 	HeadSize         int    // postings in a term's impact head; default 2 × BlockSize
@@ -56,7 +56,7 @@ func (o *ExportOptions) defaults() {
 		o.PostingFileBytes = 16 << 10
 	}
 	if o.DocsPerFile <= 0 {
-		o.DocsPerFile = 36
+		o.DocsPerFile = 40
 	}
 	if o.PatternsPerFile <= 0 {
 		o.PatternsPerFile = 32 * o.DocsPerFile
@@ -241,7 +241,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		shardTerms []string
 		shardEnc   cvWriter
 		shardFirst []string
+		shardX     = map[string]*cvWriter{} // prefix -> virtual entries
 	)
+	vlists := prefixLists(perField, docCount, opts)
 	flushPostings := func() error {
 		if pfile.len() == 0 {
 			return nil
@@ -275,7 +277,20 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if err != nil {
 			return err
 		}
-		body := `{"t":` + string(tj) + `,"e":` + jsString(shardEnc.String()) + `}`
+		body := `{"t":` + string(tj) + `,"e":` + jsString(shardEnc.String())
+		if len(shardX) > 0 {
+			xs := map[string]string{}
+			for k, v := range shardX {
+				xs[k] = v.String()
+			}
+			xj, err := json.Marshal(xs)
+			if err != nil {
+				return err
+			}
+			body += `,"x":` + string(xj)
+			shardX = map[string]*cvWriter{}
+		}
+		body += `}`
 		if err := w.script("d", name, body); err != nil {
 			return err
 		}
@@ -283,6 +298,68 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		shardEnc = cvWriter{}
 		return nil
 	}
+	// writeVirtual writes a prefix list like a long postings list (impact
+	// head in a head file, doc-ordered tail blocks in postings files); its
+	// postings carry the matched expansion terms, its maxima are float32
+	// upper bounds of the list's per-doc value (see FORMAT.md).
+	writeVirtual := func(vl *vlist, xw *cvWriter) error {
+		posts := vl.posts
+		var head []vposting
+		if len(posts) >= opts.HeadMin {
+			head, posts = splitVHead(posts, opts.HeadSize)
+		}
+		if pfile.len() >= opts.PostingFileBytes {
+			if err := flushPostings(); err != nil {
+				return err
+			}
+		}
+		nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
+		xw.put(uint64(nb))
+		xw.put(uint64(pfileNo))
+		xw.put(uint64(pfile.len()))
+		if head == nil {
+			xw.put(0)
+		} else {
+			if hfile.len() >= opts.HeadFileBytes {
+				if err := flushHeads(); err != nil {
+					return err
+				}
+			}
+			enc, best := encodeVBlock(head, &st)
+			xw.put(1)
+			xw.put(uint64(hfileNo))
+			xw.put(uint64(hfile.len()))
+			xw.put(uint64(head[0].doc))
+			xw.put(uint64(head[len(head)-1].doc - head[0].doc))
+			xw.put(uint64(len(head)))
+			xw.put(uint64(enc.len()))
+			xw.put(uint64(f32Up(best)))
+			hfile.b = append(hfile.b, enc.b...)
+		}
+		prevLast := uint32(0)
+		for b := 0; b < nb; b++ {
+			lo, hi := b*opts.BlockSize, min((b+1)*opts.BlockSize, len(posts))
+			blk := posts[lo:hi]
+			fileDelta := 0
+			if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
+				if err := flushPostings(); err != nil {
+					return err
+				}
+				fileDelta = 1
+			}
+			enc, best := encodeVBlock(blk, &st)
+			xw.put(uint64(fileDelta))
+			xw.put(uint64(blk[0].doc - prevLast))
+			xw.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
+			xw.put(uint64(len(blk)))
+			xw.put(uint64(enc.len()))
+			xw.put(uint64(f32Up(best)))
+			prevLast = blk[len(blk)-1].doc
+			pfile.b = append(pfile.b, enc.b...)
+		}
+		return nil
+	}
+
 	shardBytes := 0
 	for i := 0; i < len(all); {
 		// One dictionary entry per term: all its fields.
@@ -383,6 +460,22 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		}
 		shardTerms = append(shardTerms, group[0].term)
 		shardBytes += shardEnc.len() - before + len(group[0].term) + 3
+		// Prefix lists whose first expansion term is this one.
+		for _, vl := range vlists[group[0].term] {
+			xw := shardX[vl.prefix]
+			if xw == nil {
+				xw = &cvWriter{}
+				shardX[vl.prefix] = xw
+			}
+			b0 := xw.len()
+			xw.put(uint64(vl.field))
+			xw.put(uint64(vl.nTerms))
+			xw.put(uint64(len(vl.posts)))
+			if err := writeVirtual(vl, xw); err != nil {
+				return st, err
+			}
+			shardBytes += xw.len() - b0
+		}
 		i = j
 	}
 	if err := flushShard(); err != nil {

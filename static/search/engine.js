@@ -173,10 +173,27 @@
       }
       map.set(terms[i], list);
     }
+    map.x = data.x || null;
     return map;
   }
+  // Prefix list of word w in field fi, stored with the expansion's first
+  // term t0 (FORMAT.md "Prefix lists"), or null.
+  function prefixEntry(w, fi, t0) {
+    var m = shardCache[shardIndex(t0)];
+    var raw = m && m.x && m.x[w];
+    if (!raw) return null;
+    var r = new Reader(raw);
+    while (r.p < raw.length) {
+      var fe = { field: r.u(), nTerms: r.u(), n: r.u(), inline: null, blocks: null, virtual: true };
+      decodeFieldRest(r, fe);
+      if (fe.field === fi) return fe;
+    }
+    return null;
+  }
+  function f32bits(bits) { u32[0] = bits; return f32[0]; }
   function decodeFieldRest(r, fe) {
-    if (fe.n <= manifest.options.inlineMax) {
+    var vt = !!fe.virtual;
+    if (!vt && fe.n <= manifest.options.inlineMax) {
       var docs = new Int32Array(fe.n), imp = new Float64Array(fe.n), prev = 0;
       for (var k = 0; k < fe.n; k++) {
         var d = prev + r.u(); prev = d;
@@ -189,8 +206,8 @@
     var nb = r.u(), file = r.u(), off = r.u(), prevLast = 0, blocks = [];
     if (r.u() === 1) {
       var hf = r.u(), ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
-      var hmf = r.u(), hmn = r.norm();
-      fe.head = { key: "h/" + pad(hf), off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: Math.sqrt(hmf) * hmn, head: true };
+      var himp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
+      fe.head = { key: "h/" + pad(hf), off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
     }
     for (var b = 0; b < nb; b++) {
       var fd = r.u();
@@ -198,8 +215,8 @@
       var first = prevLast + r.u();
       var last = first + r.u();
       var count = r.u(), len = r.u();
-      var mf = r.u(), mn = r.norm();
-      blocks.push({ key: "p/" + pad(file), off: off, len: len, first: first, last: last, count: count, imp: Math.sqrt(mf) * mn, head: false });
+      var bimp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
+      blocks.push({ key: "p/" + pad(file), off: off, len: len, first: first, last: last, count: count, imp: bimp, head: false });
       off += len;
       prevLast = last;
     }
@@ -231,6 +248,25 @@
       imp[i] = Math.sqrt(fr) * nm;
     }
     v = { docs: docs, imp: imp };
+    blockCache.set(id, v);
+    return v;
+  }
+
+  // A prefix list's block: per posting its matched expansion terms
+  // (ents from start[i] to start[i+1]: child index, sqrt(freq)*norm).
+  function decodedVBlock(blk) {
+    var id = blk.key + ":" + blk.off, v = blockCache.get(id);
+    if (v) return v;
+    var r = new Reader(store[blk.key], blk.off), n = blk.count, prev = blk.first;
+    var docs = new Int32Array(n), start = new Int32Array(n + 1), ch = [], imp = [];
+    for (var i = 0; i < n; i++) {
+      prev += r.u(); docs[i] = prev;
+      start[i] = ch.length;
+      var m = r.u();
+      for (var j = 0; j < m; j++) { ch.push(r.u()); var fr = r.u(); imp.push(Math.sqrt(fr) * r.norm()); }
+    }
+    start[n] = ch.length;
+    v = { docs: docs, start: start, child: Int32Array.from(ch), imp: Float64Array.from(imp) };
     blockCache.set(id, v);
     return v;
   }
@@ -392,8 +428,12 @@
       var w = plan.prefixWord;
       fields.forEach(function (f, fi) {
         var ts = termsWithPrefix(w, fi);
-        if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) top.push(leaf(fi, w, f.boost));
-        else top.push(orNode(ts.map(function (t) { return leaf(fi, t, f.boost); })));
+        if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) { top.push(leaf(fi, w, f.boost)); return; }
+        var node = orNode(ts.map(function (t) { return leaf(fi, t, f.boost); }));
+        // a long expansion with an exported prefix list: one virtual leaf
+        var ve = prefixEntry(w, fi, ts[0]);
+        if (ve && ve.nTerms === ts.length) { node.vleaf = true; node.entry = ve; node.term = w; node.field = fi; node.boost = f.boost; node.df = ve.n; }
+        top.push(node);
       });
     }
     if (!top.length) return null;
@@ -411,14 +451,22 @@
       leaves.push(node);
       return;
     }
-    node.children.forEach(function (c) { prepare(c, leaves, N); });
+    var sub = node.vleaf ? [] : leaves;
+    node.children.forEach(function (c) { prepare(c, sub, N); });
     node.count = node.children.reduce(function (s, c) { return s + c.count; }, 0);
     var idx = node.children.map(function (c, i) { return i; });
     idx.sort(function (a, b) { return node.children[a].count - node.children[b].count || a - b; });
     node.children = idx.map(function (i) { return node.children[i]; });
+    if (node.vleaf) {
+      // child index in the export (code point order) -> evaluation order
+      node.childPos = new Int32Array(idx.length);
+      idx.forEach(function (orig, pos) { node.childPos[orig] = pos; });
+      node.leaf = true; node.id = leaves.length;
+      leaves.push(node);
+    }
   }
   function sumWeights(node) {
-    if (node.leaf) { var x = node.boost * node.idf; return x * x; }
+    if (node.leaf && !node.vleaf) { var x = node.boost * node.idf; return x * x; }
     var s = 0;
     for (var i = 0; i < node.children.length; i++) s += sumWeights(node.children[i]);
     return s;
@@ -459,10 +507,13 @@
     this.slot = new Int32Array(N).fill(-1);
     this.dead = new Uint8Array(N);
     this.deadCount = 0;
-    this.cap = 1024; this.n = 0;
-    this.docOf = new Int32Array(this.cap);
-    this.alive = new Uint8Array(this.cap);
-    this.contrib = new Float64Array(this.cap * L).fill(-1);
+    // Candidate arrays come from a pool reused across searches (large
+    // queries need tens of MB; allocating them anew each time dominated).
+    var buf = bufPool.pop();
+    if (!buf || buf.contrib.length < 1024 * L) buf = { contrib: new Float64Array(1024 * Math.max(L, 8)), docOf: new Int32Array(1024), alive: new Uint8Array(1024) };
+    this.buf = buf;
+    this.cap = Math.min(buf.docOf.length, Math.floor(buf.contrib.length / L)); this.n = 0;
+    this.docOf = buf.docOf; this.alive = buf.alive; this.contrib = buf.contrib;
     this.vals = new Float64Array(L);
     var self = this;
     leaves.forEach(function (lf) {
@@ -482,6 +533,7 @@
     });
   }
   function score(lf, imp) {
+    if (lf.vleaf) return imp * lf.vscale; // a prefix list's bound
     var s = imp * lf.idf;
     if (lf.qw !== 1) s = s * lf.qw;
     return s;
@@ -493,15 +545,17 @@
       if (this.n === this.cap) this.grow();
       i = this.n++;
       this.slot[doc] = i; this.docOf[i] = doc; this.alive[i] = 1;
+      this.contrib.fill(-1, i * L, i * L + L);
     }
     this.contrib[i * L + lf.id] = sc;
   };
   Search.prototype.grow = function () {
-    var cap = this.cap * 2, L = this.L;
-    var d = new Int32Array(cap); d.set(this.docOf); this.docOf = d;
-    var a = new Uint8Array(cap); a.set(this.alive); this.alive = a;
-    var c = new Float64Array(cap * L); c.set(this.contrib); c.fill(-1, this.cap * L); this.contrib = c;
+    var cap = this.cap * 2, L = this.L, n = this.n;
+    var d = new Int32Array(cap); d.set(this.docOf.subarray(0, n)); this.docOf = d;
+    var a = new Uint8Array(cap); a.set(this.alive.subarray(0, n)); this.alive = a;
+    var c = new Float64Array(cap * L); c.set(this.contrib.subarray(0, n * L)); this.contrib = c;
     this.cap = cap;
+    this.buf = { contrib: c, docOf: d, alive: a };
   };
   // tail block of lf covering doc, or -1
   function coverBlock(lf, doc) {
@@ -590,9 +644,29 @@
     return getAll(keys).then(apply);
   };
   Search.prototype.addBlock = function (lf, blk) {
+    if (lf.vleaf) { this.addVBlock(lf, blk); return; }
     var d = decodedBlock(blk), docs = d.docs, imp = d.imp;
     for (var i = 0; i < docs.length; i++) this.add(lf, docs[i], score(lf, imp[i]));
   };
+  // A prefix list's postings: the disjunction's exact value, its matched
+  // children summed in evaluation order (as evalC does), times coord.
+  var vtmpP = new Int32Array(64), vtmpV = new Float64Array(64);
+  Search.prototype.addVBlock = function (lf, blk) {
+    var d = decodedVBlock(blk), ks = lf.children, pos = lf.childPos, n = ks.length;
+    for (var i = 0; i < d.docs.length; i++) {
+      var a = d.start[i], b = d.start[i + 1], m = 0;
+      if (b - a > vtmpP.length) { vtmpP = new Int32Array(b - a); vtmpV = new Float64Array(b - a); }
+      for (var j = a; j < b; j++) {
+        var p = pos[d.child[j]], c = ks[p], v = score(c, d.imp[j]), x = m++;
+        while (x > 0 && vtmpP[x - 1] > p) { vtmpP[x] = vtmpP[x - 1]; vtmpV[x] = vtmpV[x - 1]; x--; }
+        vtmpP[x] = p; vtmpV[x] = v;
+      }
+      var sum = 0;
+      for (j = 0; j < m; j++) sum += vtmpV[j];
+      this.add(lf, d.docs[i], sum * (m / n));
+    }
+  };
+  var bufPool = [];
   var lastStats = { steps: [] };
   // Files per loading round: more rounds cost latency, bigger rounds bytes.
   var MAX_FILES_PER_ROUND = 3;
@@ -712,7 +786,10 @@
       var p = self.loadBlocks(keys, need);
       return p ? p.then(step) : step();
     }
-    return Promise.resolve().then(step);
+    return Promise.resolve().then(step).then(function (res) {
+      if (bufPool.length < 2) bufPool.push(self.buf);
+      return res;
+    });
   };
   Search.prototype.allLoaded = function () {
     return this.leaves.every(function (lf) {
@@ -817,7 +894,13 @@
       var leaves = [];
       prepare(tree, leaves, manifest.docCount);
       var qn = 1 / Math.sqrt(sumWeights(tree));
-      leaves.forEach(function (lf) { lf.qw = lf.boost * lf.idf * qn; });
+      leaves.forEach(function (lf) {
+        if (lf.vleaf) {
+          lf.children.forEach(function (c) { c.qw = c.boost * c.idf * qn; });
+          lf.vscale = qn * lf.boost * (1 + 1e-9); // bounds: stored maxima are unscaled
+          lf.qw = 0;
+        } else lf.qw = lf.boost * lf.idf * qn;
+      });
       var s = new Search(tree, leaves, k, filter, !!(plan.prefixWord || opts.fuzzy));
       return s.run().then(function (list) {
         var exactTotal = s.allLoaded();
