@@ -125,6 +125,8 @@ type Site struct {
 	familyByName map[string]*Group
 	canonical    []int32 // canonical record of each record's group (itself when alone)
 	sums         [][16]byte
+	recentOnce   sync.Once
+	recent       []int32 // every record, newest first
 	related      [][]int32
 	severities   map[string]int
 }
@@ -292,15 +294,19 @@ func (s *Site) TopRepos(n int) []*Repo {
 // Recent returns the n most recently analysed records, newest first (ties by
 // path, so the list is deterministic).
 func (s *Site) Recent(n int) []int32 {
-	ids := make([]int32, len(s.Summaries))
-	for i := range ids {
-		ids[i] = int32(i)
-	}
-	slices.SortFunc(ids, func(a, b int32) int {
-		x, y := &s.Summaries[a], &s.Summaries[b]
-		return cmp.Or(strings.Compare(y.AnalyzedAt, x.AnalyzedAt), strings.Compare(x.Path(), y.Path()))
+	s.recentOnce.Do(func() {
+		ids := make([]int32, len(s.Summaries))
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		slices.SortFunc(ids, func(a, b int32) int {
+			x, y := &s.Summaries[a], &s.Summaries[b]
+			return cmp.Or(strings.Compare(y.AnalyzedAt, x.AnalyzedAt),
+				strings.Compare(x.Repo, y.Repo), strings.Compare(x.Slug, y.Slug))
+		})
+		s.recent = ids
 	})
-	return ids[:min(n, len(ids))]
+	return s.recent[:min(n, len(s.recent))]
 }
 
 // Canonical returns the record whose page is canonical for record i's group
