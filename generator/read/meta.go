@@ -103,7 +103,7 @@ var lenientDecode = []json.Options{jsontext.AllowInvalidUTF8(true), jsontext.All
 
 func decodeObject(v jsontext.Value) (object, error) {
 	if v.Kind() != '{' {
-		return nil, fmt.Errorf("must be a JSON object, not %s", kindName(v.Kind()))
+		return nil, fmt.Errorf("must be a JSON object, not %s", check.KindName(byte(v.Kind())))
 	}
 	var o object
 	if err := json.Unmarshal(v, &o, lenientDecode...); err != nil {
@@ -126,7 +126,7 @@ func (r *reader) eachEntry(path string, fn func(int, object)) {
 			_, err := dec.ReadToken()
 			r.problem(syntaxError(path, data, err))
 		} else {
-			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", kindName(k))))
+			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", check.KindName(byte(k)))))
 		}
 		return
 	}
@@ -160,24 +160,6 @@ func (r *reader) eachEntry(path string, fn func(int, object)) {
 	}
 }
 
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "nothing"
-}
-
 // str returns member name as a string; "" when absent or null.
 func (o object) str(name string) (string, error) {
 	v, ok := o[name]
@@ -185,7 +167,7 @@ func (o object) str(name string) (string, error) {
 		return "", nil
 	}
 	if v.Kind() != '"' {
-		return "", fmt.Errorf("%s: must be a string, not %s", name, kindName(v.Kind()))
+		return "", fmt.Errorf("%s: must be a string, not %s", name, check.KindName(byte(v.Kind())))
 	}
 	b, _ := jsontext.AppendUnquote(nil, v) // invalid UTF-8 comes back replaced; fine for side files
 	return string(b), nil

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // slow decodes a record member by member so that it can name every problem:
@@ -28,7 +29,7 @@ func slow(raw []byte) (record.Record, []Problem) {
 		return v.rec, ps.sorted()
 	}
 	if k := tok.Kind(); k != '{' {
-		ps.add(keyRecord, "record", "must be a JSON object, not "+kindName(k))
+		ps.add(keyRecord, "record", "must be a JSON object, not "+check.KindName(byte(k)))
 		return v.rec, ps.sorted()
 	}
 	unknown := 0
@@ -79,7 +80,7 @@ func decodeField(v *values, ps *problems, f int, val jsontext.Value) {
 	spec := fields[f]
 	k := val.Kind()
 	bad := func(want string) {
-		ps.add(f, spec.name, "must be "+want+", not "+kindName(k))
+		ps.add(f, spec.name, "must be "+want+", not "+check.KindName(byte(k)))
 		v.skip |= 1 << f
 	}
 	switch spec.kind {
@@ -130,7 +131,7 @@ func decodeField(v *values, ps *problems, f int, val jsontext.Value) {
 			}
 			at := spec.name + "[" + strconv.Itoa(i) + "]"
 			if e.Kind() != '"' {
-				ps.add(f, at, "must be a string, not "+kindName(e.Kind()))
+				ps.add(f, at, "must be a string, not "+check.KindName(byte(e.Kind())))
 				v.skip |= 1 << f
 				continue
 			}
@@ -151,24 +152,6 @@ func decodeField(v *values, ps *problems, f int, val jsontext.Value) {
 func unquote(val jsontext.Value) (string, bool) {
 	b, err := jsontext.AppendUnquote(nil, val)
 	return string(b), err == nil
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "nothing"
 }
 
 func jsonErr(err error) string {

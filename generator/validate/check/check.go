@@ -152,3 +152,22 @@ func Lines(s string) int {
 	}
 	return n
 }
+
+// KindName names the kind of a JSON value for messages ("a string").
+func KindName(k byte) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 'f', 't':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "nothing"
+}
