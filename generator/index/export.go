@@ -2,9 +2,12 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"runtime"
 	"sort"
@@ -103,7 +106,16 @@ type ExportStats struct {
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 2
+const FormatVersion = 3
+
+// EntryFile is the one export file whose name is fixed (under
+// ExportOptions.Dir): it names the content-hashed manifest. Every other
+// file is named <key>.<hash>.js and can be cached forever.
+const EntryFile = "manifest.js"
+
+// TablePer is the number of doc data (r/) or pattern (m/) files whose
+// hashed names one name table (t/rNNNN, t/mNNNN) lists.
+const TablePer = 128
 
 type posting struct {
 	doc  uint32
@@ -232,70 +244,107 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 
 	w := &exportWriter{out: out, st: &st, dir: opts.Dir}
 
-	// Postings files and dictionary shards.
+	// Postings files and dictionary shards. File boundaries are content
+	// defined (cdcCut): a file ends after an item whose hash says so, so a
+	// changed record moves no boundary elsewhere and renumbers no file.
+	// Shards are written last: they name the hashed files they point to.
+	type pendingShard struct {
+		terms  []string
+		enc    string
+		x      map[string]string
+		pRefs  map[int]bool
+		hRefs  map[int]bool
+		number int
+	}
 	var (
 		pfile      cvWriter
 		pfileNo    = 0
+		pCut       bool
+		pHash      []string
 		hfile      cvWriter
 		hfileNo    = 0
+		hCut       bool
+		hHash      []string
 		shardTerms []string
 		shardEnc   cvWriter
 		shardFirst []string
 		shardX     = map[string]*cvWriter{} // prefix -> virtual entries
+		shardP     = map[int]bool{}
+		shardH     = map[int]bool{}
+		dCut       bool
+		pending    []pendingShard
 	)
 	vlists := prefixLists(perField, docCount, opts)
 	flushPostings := func() error {
+		pCut = false
 		if pfile.len() == 0 {
 			return nil
 		}
-		name := fmt.Sprintf("p/%04d", pfileNo)
-		if err := w.script("p", name, jsString(pfile.String())); err != nil {
+		h, err := w.script("p", fmt.Sprintf("p/%04d", pfileNo), jsString(pfile.String()))
+		if err != nil {
 			return err
 		}
+		pHash = append(pHash, h)
 		pfile = cvWriter{}
 		pfileNo++
 		return nil
 	}
 	flushHeads := func() error {
+		hCut = false
 		if hfile.len() == 0 {
 			return nil
 		}
-		if err := w.script("h", fmt.Sprintf("h/%04d", hfileNo), jsString(hfile.String())); err != nil {
+		h, err := w.script("h", fmt.Sprintf("h/%04d", hfileNo), jsString(hfile.String()))
+		if err != nil {
 			return err
 		}
+		hHash = append(hHash, h)
 		hfile = cvWriter{}
 		hfileNo++
 		return nil
 	}
+	// startTail / startHead: before an item's postings, end the current
+	// file at a content-defined boundary or when it is far too large.
+	startTail := func() error {
+		if pfile.len() > 0 && (pCut || pfile.len() >= 2*opts.PostingFileBytes) {
+			return flushPostings()
+		}
+		return nil
+	}
+	endTail := func(item string, n int) {
+		if !pCut {
+			pCut = cdcCut(item, n, pfile.len(), opts.PostingFileBytes)
+		}
+	}
+	startHead := func() error {
+		if hfile.len() > 0 && (hCut || hfile.len() >= 2*opts.HeadFileBytes) {
+			return flushHeads()
+		}
+		return nil
+	}
+	endHead := func(item string, n int) {
+		if !hCut {
+			hCut = cdcCut(item, n, hfile.len(), opts.HeadFileBytes)
+		}
+	}
 	flushShard := func() error {
+		dCut = false
 		if len(shardTerms) == 0 {
 			return nil
 		}
-		name := fmt.Sprintf("d/%04d", len(shardFirst))
+		ps := pendingShard{terms: shardTerms, enc: shardEnc.String(), pRefs: shardP, hRefs: shardH, number: len(shardFirst)}
 		shardFirst = append(shardFirst, shardTerms[0])
-		tj, err := json.Marshal(shardTerms)
-		if err != nil {
-			return err
-		}
-		body := `{"t":` + string(tj) + `,"e":` + jsString(shardEnc.String())
 		if len(shardX) > 0 {
-			xs := map[string]string{}
+			ps.x = map[string]string{}
 			for k, v := range shardX {
-				xs[k] = v.String()
+				ps.x[k] = v.String()
 			}
-			xj, err := json.Marshal(xs)
-			if err != nil {
-				return err
-			}
-			body += `,"x":` + string(xj)
 			shardX = map[string]*cvWriter{}
 		}
-		body += `}`
-		if err := w.script("d", name, body); err != nil {
-			return err
-		}
+		pending = append(pending, ps)
 		shardTerms = nil
 		shardEnc = cvWriter{}
+		shardP, shardH = map[int]bool{}, map[int]bool{}
 		return nil
 	}
 	// writeVirtual writes a prefix list like a long postings list (impact
@@ -303,15 +352,14 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// postings carry the matched expansion terms, its maxima are float32
 	// upper bounds of the list's per-doc value (see FORMAT.md).
 	writeVirtual := func(vl *vlist, xw *cvWriter) error {
+		item := "\x01" + vl.prefix + "\x00" + Fields[vl.field].Name
 		posts := vl.posts
 		var head []vposting
 		if len(posts) >= opts.HeadMin {
 			head, posts = splitVHead(posts, opts.HeadSize)
 		}
-		if pfile.len() >= opts.PostingFileBytes {
-			if err := flushPostings(); err != nil {
-				return err
-			}
+		if err := startTail(); err != nil {
+			return err
 		}
 		nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
 		xw.put(uint64(nb))
@@ -320,10 +368,8 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if head == nil {
 			xw.put(0)
 		} else {
-			if hfile.len() >= opts.HeadFileBytes {
-				if err := flushHeads(); err != nil {
-					return err
-				}
+			if err := startHead(); err != nil {
+				return err
 			}
 			enc, best := encodeVBlock(head, &st)
 			xw.put(1)
@@ -334,9 +380,12 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			xw.put(uint64(len(head)))
 			xw.put(uint64(enc.len()))
 			xw.put(uint64(f32Up(best)))
+			shardH[hfileNo] = true
 			hfile.b = append(hfile.b, enc.b...)
+			endHead(item, enc.len())
 		}
 		prevLast := uint32(0)
+		tail := 0
 		for b := 0; b < nb; b++ {
 			lo, hi := b*opts.BlockSize, min((b+1)*opts.BlockSize, len(posts))
 			blk := posts[lo:hi]
@@ -355,7 +404,12 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			xw.put(uint64(enc.len()))
 			xw.put(uint64(f32Up(best)))
 			prevLast = blk[len(blk)-1].doc
+			shardP[pfileNo] = true
 			pfile.b = append(pfile.b, enc.b...)
+			tail += enc.len()
+		}
+		if nb > 0 {
+			endTail(item, tail)
 		}
 		return nil
 	}
@@ -368,9 +422,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			j++
 		}
 		group := all[i:j]
-		// Start a new shard before this term if the shard is full; a term
-		// is never split.
-		if shardBytes >= opts.DictShardBytes {
+		// Start a new shard before this term at a content-defined
+		// boundary, or if the shard is far too large; a term is never split.
+		if shardBytes > 0 && (dCut || shardBytes >= 2*opts.DictShardBytes) {
 			if err := flushShard(); err != nil {
 				return st, err
 			}
@@ -398,17 +452,17 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			// (sqrt(freq)·norm, ties by doc) in doc order, in a head file;
 			// the rest in blocks of BlockSize postings in doc order, in
 			// postings files. The whole tail goes to the current postings
-			// file unless that file is already past its target; a tail
-			// larger than a file gets split at block boundaries.
+			// file unless that file ends here (content-defined boundary or
+			// past twice its target); a tail larger than that gets split at
+			// block boundaries.
+			item := ft.term + "\x00" + Fields[ft.field].Name
 			posts := ft.posts
 			var head []posting
 			if len(posts) >= opts.HeadMin {
 				head, posts = splitHead(posts, opts.HeadSize)
 			}
-			if pfile.len() >= opts.PostingFileBytes {
-				if err := flushPostings(); err != nil {
-					return st, err
-				}
+			if err := startTail(); err != nil {
+				return st, err
 			}
 			nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
 			shardEnc.put(uint64(nb))
@@ -417,10 +471,8 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			if head == nil {
 				shardEnc.put(0)
 			} else {
-				if hfile.len() >= opts.HeadFileBytes {
-					if err := flushHeads(); err != nil {
-						return st, err
-					}
+				if err := startHead(); err != nil {
+					return st, err
 				}
 				enc, best := encodeBlock(head, &st)
 				shardEnc.put(1)
@@ -431,9 +483,12 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				shardEnc.put(uint64(len(head)))
 				shardEnc.put(uint64(enc.len()))
 				shardEnc.putTF(uint64(best.freq), float64(best.norm))
+				shardH[hfileNo] = true
 				hfile.b = append(hfile.b, enc.b...)
+				endHead(item, enc.len())
 			}
 			prevLast := uint32(0)
+			tail := 0
 			for b := 0; b < nb; b++ {
 				lo, hi := b*opts.BlockSize, (b+1)*opts.BlockSize
 				if hi > len(posts) {
@@ -455,11 +510,16 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				shardEnc.put(uint64(enc.len()))
 				shardEnc.putTF(uint64(best.freq), float64(best.norm))
 				prevLast = blk[len(blk)-1].doc
+				shardP[pfileNo] = true
 				pfile.b = append(pfile.b, enc.b...)
+				tail += enc.len()
+			}
+			if nb > 0 {
+				endTail(item, tail)
 			}
 		}
 		shardTerms = append(shardTerms, group[0].term)
-		shardBytes += shardEnc.len() - before + len(group[0].term) + 3
+		added := shardEnc.len() - before + len(group[0].term) + 3
 		// Prefix lists whose first expansion term is this one.
 		for _, vl := range vlists[group[0].term] {
 			xw := shardX[vl.prefix]
@@ -474,7 +534,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			if err := writeVirtual(vl, xw); err != nil {
 				return st, err
 			}
-			shardBytes += xw.len() - b0
+			added += xw.len() - b0
+		}
+		shardBytes += added
+		if !dCut {
+			dCut = cdcCut(group[0].term, added, shardBytes, opts.DictShardBytes)
 		}
 		i = j
 	}
@@ -487,7 +551,43 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	if err := flushHeads(); err != nil {
 		return st, err
 	}
-
+	// Now every postings and head file has its hashed name: write the
+	// shards, each with the names of the files its entries point to.
+	shardHash := make([]string, len(pending))
+	for _, ps := range pending {
+		tj, err := json.Marshal(ps.terms)
+		if err != nil {
+			return st, err
+		}
+		body := `{"t":` + string(tj) + `,"e":` + jsString(ps.enc)
+		if ps.x != nil {
+			xj, err := json.Marshal(ps.x)
+			if err != nil {
+				return st, err
+			}
+			body += `,"x":` + string(xj)
+		}
+		names := map[string]string{}
+		for f := range ps.pRefs {
+			names[fmt.Sprintf("p/%04d", f)] = pHash[f]
+		}
+		for f := range ps.hRefs {
+			names[fmt.Sprintf("h/%04d", f)] = hHash[f]
+		}
+		if len(names) > 0 {
+			nj, err := json.Marshal(names)
+			if err != nil {
+				return st, err
+			}
+			body += `,"n":` + string(nj)
+		}
+		body += `}`
+		h, err := w.script("d", fmt.Sprintf("d/%04d", ps.number), body)
+		if err != nil {
+			return st, err
+		}
+		shardHash[ps.number] = h
+	}
 	// Doc data, DocsPerFile records per file, in doc number order.
 	pstart := time.Now()
 	patterns := make([]json.RawMessage, len(docs))
@@ -512,6 +612,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// result list needs only the cards; pattern programs (a third of the
 	// bytes) load only for paste matching, in coarser chunks to save files.
 	hasPatterns := opts.Pattern != nil
+	// names lists the hashed names the manifest gives: name tables,
+	// filter value lists, id shards.
+	names := map[string]string{}
+	var rHash, mHash []string
 	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
@@ -524,9 +628,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if err != nil {
 			return st, err
 		}
-		if err := w.script("r", fmt.Sprintf("r/%04d", f), string(b)); err != nil {
+		h, err := w.script("r", fmt.Sprintf("r/%04d", f), string(b))
+		if err != nil {
 			return st, err
 		}
+		rHash = append(rHash, h)
 	}
 	if hasPatterns {
 		for f := 0; f*opts.PatternsPerFile < len(docs); f++ {
@@ -543,15 +649,33 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			if err != nil {
 				return st, err
 			}
-			if err := w.script("m", fmt.Sprintf("m/%04d", f), string(b)); err != nil {
+			h, err := w.script("m", fmt.Sprintf("m/%04d", f), string(b))
+			if err != nil {
 				return st, err
 			}
+			mHash = append(mHash, h)
+		}
+	}
+	// Name tables: the hashed names of TablePer consecutive doc data (or
+	// pattern) files, 8 hex digits each, loaded with the first results.
+	for _, tk := range []struct {
+		kind   string
+		hashes []string
+	}{{"r", rHash}, {"m", mHash}} {
+		for g := 0; g*TablePer < len(tk.hashes); g++ {
+			part := tk.hashes[g*TablePer : min((g+1)*TablePer, len(tk.hashes))]
+			key := fmt.Sprintf("t/%s%04d", tk.kind, g)
+			h, err := w.script("t", key, jsString(strings.Join(part, "")))
+			if err != nil {
+				return st, err
+			}
+			names[key] = h
 		}
 	}
 
 	// Filters: per field, the sorted values with their doc counts and
 	// where their doc lists are; doc lists packed into filter files.
-	filterIndex, err := exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes)
+	filterIndex, err := exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes, names)
 	if err != nil {
 		return st, err
 	}
@@ -576,9 +700,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if err != nil {
 			return st, err
 		}
-		if err := w.script("i", "i/"+p, string(b)); err != nil {
+		h, err := w.script("i", "i/"+p, string(b))
+		if err != nil {
 			return st, err
 		}
+		names["i/"+p] = h
 	}
 
 	// Manifest, last: small and fixed in shape.
@@ -599,12 +725,14 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		Options     map[string]int      `json:"options"`
 		FilterNames []string            `json:"filterNames"`
 		Extra       map[string][]string `json:"extra,omitempty"`
+		ShardHashes string              `json:"dh"`
+		Names       map[string]string   `json:"names"`
 	}{
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
 		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
 		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax,
-			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
-		FilterNames: FilterFields,
+			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile, "tablePer": TablePer},
+		FilterNames: FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
 	}
 	for _, f := range Fields {
 		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
@@ -613,7 +741,13 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	if err != nil {
 		return st, err
 	}
-	if err := w.script("manifest", "manifest", string(mb)); err != nil {
+	mh, err := w.script("manifest", "manifest", string(mb))
+	if err != nil {
+		return st, err
+	}
+	// The entry, the one file with a fixed name (and so the one a host must
+	// not cache for long): which manifest to load.
+	if err := w.write("entry", EntryFile, "errdocsSearch.load(\"entry\","+jsString(mh)+");\n"); err != nil {
 		return st, err
 	}
 	st.Duration = time.Since(start)
@@ -684,21 +818,33 @@ func readField(r bindex.IndexReader, fi int, docNum map[string]uint32) ([]fieldT
 	return out, nil
 }
 
-func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint32, nDocs, target int) (map[string]string, error) {
+func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint32, nDocs, target int, names map[string]string) (map[string]string, error) {
 	index := map[string]string{}
 	var file cvWriter
 	fileNo := 0
+	cut := false
+	var hashes []string
 	flush := func() error {
+		cut = false
 		if file.len() == 0 {
 			return nil
 		}
-		if err := w.script("f", fmt.Sprintf("f/%04d", fileNo), jsString(file.String())); err != nil {
+		h, err := w.script("f", fmt.Sprintf("f/%04d", fileNo), jsString(file.String()))
+		if err != nil {
 			return err
 		}
+		hashes = append(hashes, h)
 		file = cvWriter{}
 		fileNo++
 		return nil
 	}
+	// Value lists are written once every filter file has its hashed name.
+	type valueList struct {
+		name    string
+		entries [][]interface{}
+		files   map[int]bool
+	}
+	var lists []valueList
 	ctx := context.Background()
 	for _, name := range FilterFields {
 		field := FilterFieldPrefix + name
@@ -722,6 +868,7 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint
 		// Each value: [value, count, file, offset, length, kind]; kind 0
 		// is a gap list, kind 1 a bitmap (smaller for common values).
 		var entries [][]interface{}
+		files := map[int]bool{}
 		var tfd bindex.TermFieldDoc
 		for _, v := range vals {
 			tfr, err := r.TermFieldReader(ctx, []byte(v), field, false, false, false)
@@ -757,26 +904,45 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint
 			if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
 				s, kind = bm, 1
 			}
-			if file.len() > 0 && file.len()+len(s) > target {
+			// Content-defined file boundaries, as for postings files.
+			if file.len() > 0 && (cut || file.len()+len(s) > 2*target) {
 				if err := flush(); err != nil {
 					return nil, err
 				}
 			}
 			entries = append(entries, []interface{}{v, len(list), fileNo, file.len(), len(s), kind})
+			files[fileNo] = true
 			file.b = append(file.b, s...)
+			if !cut {
+				cut = cdcCut(name+"\x00"+v, len(s), file.len(), target)
+			}
 		}
-		b, err := json.Marshal(entries)
-		if err != nil {
-			return nil, err
-		}
-		vname := "f/" + name
-		if err := w.script("f", vname, string(b)); err != nil {
-			return nil, err
-		}
-		index[name] = vname
+		lists = append(lists, valueList{"f/" + name, entries, files})
+		index[name] = "f/" + name
 	}
 	if err := flush(); err != nil {
 		return nil, err
+	}
+	for _, l := range lists {
+		fn := map[string]string{}
+		for f := range l.files {
+			fn[fmt.Sprintf("f/%04d", f)] = hashes[f]
+		}
+		if l.entries == nil {
+			l.entries = [][]interface{}{}
+		}
+		b, err := json.Marshal(struct {
+			V [][]interface{}   `json:"v"`
+			N map[string]string `json:"n"`
+		}{l.entries, fn})
+		if err != nil {
+			return nil, err
+		}
+		h, err := w.script("f", l.name, string(b))
+		if err != nil {
+			return nil, err
+		}
+		names[l.name] = h
 	}
 	return index, nil
 }
@@ -789,9 +955,18 @@ type exportWriter struct {
 	dir string
 }
 
-func (w *exportWriter) script(kind, key, body string) error {
-	data := []byte("errdocsSearch.load(" + jsString(key) + "," + body + ");\n")
-	rel := w.dir + "/" + key + ".js"
+// script writes the chunk of key as <key>.<hash>.js, hash = nameHash of
+// the file's bytes, and returns the hash.
+func (w *exportWriter) script(kind, key, body string) (string, error) {
+	data := "errdocsSearch.load(" + jsString(key) + "," + body + ");\n"
+	h := nameHash([]byte(data))
+	return h, w.write(kind, key+"."+h+".js", data)
+}
+
+// write writes one file under the export folder and counts it.
+func (w *exportWriter) write(kind, name, text string) error {
+	data := []byte(text)
+	rel := w.dir + "/" + name
 	if err := w.out.WriteFile(rel, data); err != nil {
 		return err
 	}
@@ -804,6 +979,47 @@ func (w *exportWriter) script(kind, key, body string) error {
 		w.st.MaxFile = rel
 	}
 	return nil
+}
+
+// nameHash is the hash part of a file name: the first 8 hex digits of the
+// SHA-256 of the file's bytes.
+func nameHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:4])
+}
+
+// cdcCut decides a content-defined file boundary after an item (a term's
+// postings, a prefix list, a dictionary term, a filter value) of n bytes
+// that left the current file at cur bytes, for files of about target
+// bytes: a file ends after an item with probability n/(target/2) (from a
+// hash of the item's identity, not of its bytes) once it holds 3/4 target
+// bytes, so files average about target. The decision depends on the item
+// and on nothing before the file, so a change moves no boundary but,
+// rarely, one next to it. (Files are also ended at 2×target.)
+func cdcCut(item string, n, cur, target int) bool {
+	// Normalized chunking (as FastCDC): no boundary below 5/8 target, a
+	// rare one up to 9/8 target, a likely one beyond, so sizes stay close
+	// to the target (a query's files are then no larger than before).
+	var gap int
+	switch {
+	case cur < target*5/8:
+		return false
+	case cur < target*9/8:
+		gap = target
+	default:
+		gap = target / 8
+	}
+	gap = max(gap, 1)
+	if n >= gap {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(item))
+	x := h.Sum64()
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return (x>>32)*uint64(gap) < uint64(n)<<32
 }
 
 func boolInt(b bool) int {

@@ -9,7 +9,8 @@
  *
  *   init(baseHref) -> Promise<void>
  *       baseHref: URL of the site's search/ folder (relative is fine), with or
- *       without a trailing slash. Loads the manifest. Calling again with the
+ *       without a trailing slash. Loads the entry file (manifest.js) and the
+ *       hashed manifest it names. Calling again with the
  *       same base returns the same promise.
  *
  *   search(query, {filters, limit, offset, prefix, fuzzy}) -> Promise<{
@@ -87,6 +88,10 @@
 
   // ---------- chunk loading ----------
   var store = Object.create(null);   // key -> data
+  // key -> hash part of its file name (<key>.<hash>.js), learnt from the
+  // files that name others (FORMAT.md "File names"); "entry" is the one
+  // fixed name, manifest.js.
+  var names = Object.create(null);
   var pending = Object.create(null); // key -> Promise
   var order = [];
   var bytes = 0;
@@ -125,12 +130,33 @@
   };
   root.errdocsSearch = receiver;
 
+  function fileOf(key) {
+    if (key === "entry") return "manifest.js";
+    var h = names[key];
+    if (!h) throw new Error("errdocs: no file name for chunk " + key);
+    return key + "." + h + ".js";
+  }
+  // A loaded file that names others: remember their hashed names.
+  function learn(key, data) {
+    var k, c = key.charAt(0);
+    if (key === "entry") names.manifest = data;
+    else if (key === "manifest") {
+      for (k in data.names) names[k] = data.names[k];
+      for (var i = 0; i < data.shards.length; i++) names[shardKey(i)] = data.dh.substr(8 * i, 8);
+    } else if (c === "t") {
+      var kind = key.charAt(2), g = parseInt(key.slice(3), 10), per = manifest.options.tablePer;
+      for (var j = 0; 8 * j < data.length; j++) names[kind + "/" + pad(g * per + j)] = data.substr(8 * j, 8);
+    } else if ((c === "d" || c === "f") && data && data.n) {
+      for (k in data.n) names[k] = data.n[k];
+    }
+  }
   function get(key) {
     if (key in store) return Promise.resolve(store[key]);
     if (pending[key]) return pending[key];
-    var p = Promise.resolve().then(function () { return loader(base + key + ".js", key); }).then(function (size) {
+    var p = Promise.resolve().then(function () { return loader(base + fileOf(key), key); }).then(function (size) {
       delete pending[key];
       if (!(key in store)) throw new Error("errdocs: chunk " + key + " did not register");
+      learn(key, store[key]);
       order.push(key);
       bytes += typeof size === "number" ? size : 0;
       return store[key];
@@ -805,9 +831,9 @@
     if (filterValues[field]) return Promise.resolve(filterValues[field]);
     var key = manifest.filters[field];
     if (!key) return Promise.reject(new Error("errdocs: unknown filter " + field));
-    return get(key).then(function (entries) {
+    return get(key).then(function (data) {
       var m = new Map();
-      entries.forEach(function (e) { m.set(e[0], { value: e[0], count: e[1], file: e[2], off: e[3], len: e[4], kind: e[5] }); });
+      data.v.forEach(function (e) { m.set(e[0], { value: e[0], count: e[1], file: e[2], off: e[3], len: e[4], kind: e[5] }); });
       filterValues[field] = m;
       return m;
     });
@@ -848,14 +874,21 @@
   // ---------- doc data ----------
   // doc data by doc number; with patterns, also the m/ pattern chunks
   function docsByNumber(nums, patterns) {
-    var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile, keys = [];
+    var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile, tper = manifest.options.tablePer;
+    var keys = [], tables = [];
     patterns = patterns && manifest.options.patterns === 1;
+    function add(list, k) { if (list.indexOf(k) < 0) list.push(k); }
     nums.forEach(function (n) {
-      var c = "r/" + pad(Math.floor(n / per)), m = "m/" + pad(Math.floor(n / pper));
-      if (keys.indexOf(c) < 0) keys.push(c);
-      if (patterns && keys.indexOf(m) < 0) keys.push(m);
+      var rf = Math.floor(n / per), mf = Math.floor(n / pper);
+      add(keys, "r/" + pad(rf));
+      add(tables, "t/r" + pad(Math.floor(rf / tper)));
+      if (patterns) {
+        add(keys, "m/" + pad(mf));
+        add(tables, "t/m" + pad(Math.floor(mf / tper)));
+      }
     });
-    return getAll(keys).then(function () {
+    // the name tables first: they give the doc data files' hashed names
+    return getAll(tables).then(function () { return getAll(keys); }).then(function () {
       return nums.map(function (n) {
         var arr = store["r/" + pad(Math.floor(n / per))];
         if (!arr || !arr[n % per]) return null;
@@ -879,8 +912,8 @@
     if (b && b.charAt(b.length - 1) !== "/") b += "/";
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
-    initPromise = get("manifest").then(function (m) {
-      if (!m || m.v !== 2) throw new Error("errdocs: unsupported index format");
+    initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
+      if (!m || m.v !== 3) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
@@ -968,7 +1001,7 @@
       ids.forEach(function (id) {
         if (!/^[0-9a-f]+$/.test(id) || id.length < n) return;
         var key = "i/" + id.slice(0, n);
-        if (keys.indexOf(key) < 0) keys.push(key);
+        if (keys.indexOf(key) < 0 && names[key]) keys.push(key); // no name: no record has that prefix
       });
       return Promise.all(keys.map(function (key) {
         return get(key).catch(function () { return []; }); // no record has that prefix
