@@ -98,6 +98,9 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !f.quiet {
 		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
 			rep.Read, rep.Files, rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
+		if rep.Unusable > 0 {
+			fmt.Fprintf(stdout, "errdocs: %d message patterns cannot run in the browser's linear-time matcher (backreferences, lookaround, or too large); pasting their errors falls back to text search\n", rep.Unusable)
+		}
 	}
 	return nil
 }

@@ -322,3 +322,16 @@ func maps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestReportsUnusablePatterns: content/ holds one messagePattern with a
+// backreference, which the browser's linear-time matcher cannot run; the
+// build says so.
+func TestReportsUnusablePatterns(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "build", "../../content", "--out", filepath.Join(t.TempDir(), "site"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "1 message patterns cannot run") {
+		t.Errorf("summary does not report the unusable pattern:\n%s", stdout)
+	}
+}
