@@ -158,98 +158,20 @@ type SyncStats struct {
 // longer in the sequence, and leaves the rest untouched. recs must yield the
 // whole dataset; a nil record is skipped; a duplicate id keeps the last one.
 func (ix *Index) Sync(recs iter.Seq[*record.Record]) (SyncStats, error) {
-	start := time.Now()
-	var st SyncStats
-	if ix == nil || ix.bleve == nil {
-		return st, errors.New("index: Sync on a closed index")
-	}
-	bs := ix.BatchSize
-	if bs <= 0 {
-		bs = DefaultBatchSize
-	}
-	dirty := filepath.Join(ix.dir, dirtyFile)
+	// Sync is Apply over the whole dataset: every record is offered (the
+	// unchanged ones are skipped by their hash) and what was not offered is
+	// deleted.
 	seen := make(map[string]bool, len(ix.side))
-	batch := ix.bleve.NewBatch()
-	marked := false
-	flush := func() error {
-		if batch.Size() == 0 {
-			return nil
-		}
-		if !marked {
-			if err := os.WriteFile(dirty, nil, 0o644); err != nil {
-				return err
+	return ix.Apply(func(yield func(*record.Record) bool) {
+		for r := range recs {
+			if r != nil && r.ID != "" {
+				seen[r.ID] = true
 			}
-			marked = true
-		}
-		if err := ix.bleve.Batch(batch); err != nil {
-			return fmt.Errorf("index: batch: %w", err)
-		}
-		batch.Reset()
-		return nil
-	}
-	for r := range recs {
-		if r == nil || r.ID == "" {
-			continue
-		}
-		// The hash covers the record itself (and the mapping version):
-		// the document derives from it deterministically, so an unchanged
-		// record skips the derivation, which is the costly part.
-		h := recordHash(r)
-		old, had := ix.side[r.ID]
-		if seen[r.ID] && had && old.Hash == h {
-			continue
-		}
-		seen[r.ID] = true
-		if had && old.Hash == h {
-			st.Unchanged++
-			continue
-		}
-		doc, dd := buildDoc(r)
-		if err := batch.Index(r.ID, doc); err != nil {
-			return st, fmt.Errorf("index: record %s: %w", r.ID, err)
-		}
-		if had {
-			st.Updated++
-		} else {
-			st.Added++
-		}
-		ix.side[r.ID] = sideEntry{Hash: h, Data: dd}
-		if batch.Size() >= bs {
-			if err := flush(); err != nil {
-				return st, err
+			if !yield(r) {
+				return
 			}
 		}
-	}
-	var gone []string
-	for id := range ix.side {
-		if !seen[id] {
-			gone = append(gone, id)
-		}
-	}
-	sort.Strings(gone)
-	for _, id := range gone {
-		batch.Delete(id)
-		delete(ix.side, id)
-		st.Deleted++
-		if batch.Size() >= bs {
-			if err := flush(); err != nil {
-				return st, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return st, err
-	}
-	if marked {
-		if err := ix.writeSide(); err != nil {
-			return st, err
-		}
-		if err := os.Remove(dirty); err != nil {
-			return st, err
-		}
-	}
-	st.Duration = time.Since(start)
-	return st, nil
+	}, func(id string) bool { return seen[id] })
 }
 
 // Records adapts a slice to the sequence Sync takes.
