@@ -765,25 +765,33 @@ func callPattern(f func(string) (json.RawMessage, error), expr string) (p json.R
 	return f(expr)
 }
 
-func readField(r bindex.IndexReader, fi int, docNum map[string]uint32) ([]fieldTerm, error) {
-	field := Fields[fi].Name
+// dictTerms lists a field's terms as bleve's dictionary holds them, in
+// order.
+func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
 	fd, err := r.FieldDict(field)
 	if err != nil {
 		return nil, err
 	}
-	var termsList []string
+	defer fd.Close()
+	var terms []string
 	for {
 		e, err := fd.Next()
 		if err != nil {
-			fd.Close()
 			return nil, err
 		}
 		if e == nil {
-			break
+			return terms, nil
 		}
-		termsList = append(termsList, e.Term)
+		terms = append(terms, e.Term)
 	}
-	fd.Close()
+}
+
+func readField(r bindex.IndexReader, fi int, docNum map[string]uint32) ([]fieldTerm, error) {
+	field := Fields[fi].Name
+	termsList, err := dictTerms(r, field)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]fieldTerm, 0, len(termsList))
 	ctx := context.Background()
 	var tfd bindex.TermFieldDoc
@@ -848,23 +856,10 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint
 	ctx := context.Background()
 	for _, name := range FilterFields {
 		field := FilterFieldPrefix + name
-		fd, err := r.FieldDict(field)
+		vals, err := dictTerms(r, field)
 		if err != nil {
 			return nil, err
 		}
-		var vals []string
-		for {
-			e, err := fd.Next()
-			if err != nil {
-				fd.Close()
-				return nil, err
-			}
-			if e == nil {
-				break
-			}
-			vals = append(vals, e.Term)
-		}
-		fd.Close()
 		// Each value: [value, count, file, offset, length, kind]; kind 0
 		// is a gap list, kind 1 a bitmap (smaller for common values).
 		var entries [][]interface{}
