@@ -13,7 +13,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/generator/write"
@@ -271,7 +270,6 @@ func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
 	return h.key()
 }
 
-var _ = record.SchemaVersion
 
 // listingCache is the build's side of render.ListingCache.
 type listingCache struct {
