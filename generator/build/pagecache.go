@@ -270,7 +270,6 @@ func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
 	return h.key()
 }
 
-
 // listingCache is the build's side of render.ListingCache.
 type listingCache struct {
 	global  Key
