@@ -10,9 +10,9 @@ import (
 	"hash/fnv"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -160,8 +160,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// records by (sort key, id): newest analyzedAt first. This is also the
 	// order of filter-only results and the tie-break of scored ones.
 	type docRef struct {
-		internal string
-		data     *DocData
+		internal bindex.IndexInternalID
+		id       string
+		sortKey  string
 	}
 	var docs []docRef
 	dr, err := r.DocIDReaderAll()
@@ -187,60 +188,31 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			dr.Close()
 			return st, fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
 		}
-		d := se.Data
-		docs = append(docs, docRef{internal: string(id), data: &d})
+		docs = append(docs, docRef{internal: slices.Clone(id), id: ext, sortKey: se.Data.SortKey})
 	}
 	dr.Close()
-	sort.Slice(docs, func(i, j int) bool {
-		a, b := docs[i].data, docs[j].data
-		if a.SortKey != b.SortKey {
-			return a.SortKey < b.SortKey
+	slices.SortFunc(docs, func(a, b docRef) int {
+		if c := strings.Compare(a.sortKey, b.sortKey); c != 0 {
+			return c
 		}
-		return a.ID < b.ID
+		return strings.Compare(a.id, b.id)
 	})
-	docNum := make(map[string]uint32, len(docs))
+	docNum := &docNumbers{}
 	for i, d := range docs {
-		docNum[d.internal] = uint32(i)
+		docNum.set(d.internal, uint32(i))
 	}
+	// data is a record's doc data (the side store holds it once).
+	data := func(i int) DocData { return ix.side[docs[i].id].Data }
 	st.Docs = len(docs)
 
-	// Read every field's dictionary and postings, fields in parallel.
-	perField := make([][]fieldTerm, len(Fields))
-	errs := make([]error, len(Fields))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for fi := range Fields {
-		wg.Add(1)
-		go func(fi int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			perField[fi], errs[fi] = readField(r, fi, docNum)
-		}(fi)
+	// The dictionaries, term by term; postings are read as the layout
+	// below reaches them (stream.go).
+	fields, err := fieldTerms(r)
+	if err != nil {
+		return st, err
 	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != nil {
-			return st, e
-		}
-	}
+	ranges := prefixRanges(fields)
 	st.ReadTime = time.Since(start)
-
-	// Term-major order: all fields of one term sit together, so a query
-	// word touches one dictionary shard and usually one postings file.
-	var all []*fieldTerm
-	for fi := range perField {
-		for i := range perField[fi] {
-			all = append(all, &perField[fi][i])
-		}
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].term != all[j].term {
-			return all[i].term < all[j].term
-		}
-		return all[i].field < all[j].field
-	})
-	st.Terms = len(all)
 
 	w := &exportWriter{out: out, st: &st, dir: opts.Dir}
 
@@ -274,7 +246,8 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		dCut       bool
 		pending    []pendingShard
 	)
-	vlists := prefixLists(perField, docCount, opts)
+	// Prefix lists wait here for the entry of their first term.
+	vlists := map[string][]*vlist{}
 	flushPostings := func() error {
 		pCut = false
 		if pfile.len() == 0 {
@@ -415,18 +388,23 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}
 
 	shardBytes := 0
-	for i := 0; i < len(all); {
-		// One dictionary entry per term: all its fields.
-		j := i
-		for j < len(all) && all[j].term == all[i].term {
-			j++
+	pr := &postingsReader{r: r, nums: docNum}
+	workers := runtime.GOMAXPROCS(0)
+	err = readAhead(fields, ranges, pr, docCount, workers, 64*workers, func(g *termGroup) error {
+		for _, vl := range g.vls {
+			vlists[vl.first] = append(vlists[vl.first], vl)
 		}
-		group := all[i:j]
+		if len(g.fts) == 0 {
+			return nil // every document of this term is deleted
+		}
+		// One dictionary entry per term: all its fields.
+		group := g.fts
+		st.Terms += len(group)
 		// Start a new shard before this term at a content-defined
 		// boundary, or if the shard is far too large; a term is never split.
 		if shardBytes > 0 && (dCut || shardBytes >= 2*opts.DictShardBytes) {
 			if err := flushShard(); err != nil {
-				return st, err
+				return err
 			}
 			shardBytes = 0
 		}
@@ -462,7 +440,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				head, posts = splitHead(posts, opts.HeadSize)
 			}
 			if err := startTail(); err != nil {
-				return st, err
+				return err
 			}
 			nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
 			shardEnc.put(uint64(nb))
@@ -472,7 +450,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				shardEnc.put(0)
 			} else {
 				if err := startHead(); err != nil {
-					return st, err
+					return err
 				}
 				enc, best := encodeBlock(head, &st)
 				shardEnc.put(1)
@@ -498,7 +476,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 				fileDelta := 0
 				if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
 					if err := flushPostings(); err != nil {
-						return st, err
+						return err
 					}
 					fileDelta = 1
 				}
@@ -521,7 +499,15 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		shardTerms = append(shardTerms, group[0].term)
 		added := shardEnc.len() - before + len(group[0].term) + 3
 		// Prefix lists whose first expansion term is this one.
-		for _, vl := range vlists[group[0].term] {
+		vls := vlists[group[0].term]
+		delete(vlists, group[0].term)
+		slices.SortFunc(vls, func(a, b *vlist) int {
+			if c := strings.Compare(a.prefix, b.prefix); c != 0 {
+				return c
+			}
+			return a.field - b.field
+		})
+		for _, vl := range vls {
 			xw := shardX[vl.prefix]
 			if xw == nil {
 				xw = &cvWriter{}
@@ -532,7 +518,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			xw.put(uint64(vl.nTerms))
 			xw.put(uint64(len(vl.posts)))
 			if err := writeVirtual(vl, xw); err != nil {
-				return st, err
+				return err
 			}
 			added += xw.len() - b0
 		}
@@ -540,7 +526,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		if !dCut {
 			dCut = cdcCut(group[0].term, added, shardBytes, opts.DictShardBytes)
 		}
-		i = j
+		return nil
+	})
+	if err != nil {
+		return st, err
 	}
 	if err := flushShard(); err != nil {
 		return st, err
@@ -593,17 +582,18 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	patterns := make([]json.RawMessage, len(docs))
 	if opts.Pattern != nil {
 		memo := map[string]json.RawMessage{}
-		for i, d := range docs {
-			if p, ok := memo[d.data.Pattern]; ok {
+		for i := range docs {
+			expr := ix.side[docs[i].id].Data.Pattern
+			if p, ok := memo[expr]; ok {
 				patterns[i] = p
 				continue
 			}
-			p, err := callPattern(opts.Pattern, d.data.Pattern)
+			p, err := callPattern(opts.Pattern, expr)
 			if err != nil || !json.Valid(p) {
 				st.PatternErrors++
 				p = nil
 			}
-			memo[d.data.Pattern] = p
+			memo[expr] = p
 			patterns[i] = p
 		}
 	}
@@ -620,7 +610,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
 		for i := lo; i < hi; i++ {
-			d := *docs[i].data
+			d := data(i)
 			d.Snippet = trimSnippet(d.Snippet, opts.SnippetRunes)
 			batch = append(batch, d)
 		}
@@ -689,11 +679,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}
 	idShards := map[string][][2]interface{}{}
 	for i, d := range docs {
-		p := d.data.ID
+		p := d.id
 		if len(p) > idPrefix {
 			p = p[:idPrefix]
 		}
-		idShards[p] = append(idShards[p], [2]interface{}{d.data.ID, i})
+		idShards[p] = append(idShards[p], [2]interface{}{d.id, i})
 	}
 	for _, p := range sortedKeys(idShards) {
 		b, err := json.Marshal(idShards[p])
@@ -786,47 +776,7 @@ func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
 	}
 }
 
-func readField(r bindex.IndexReader, fi int, docNum map[string]uint32) ([]fieldTerm, error) {
-	field := Fields[fi].Name
-	termsList, err := dictTerms(r, field)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]fieldTerm, 0, len(termsList))
-	ctx := context.Background()
-	var tfd bindex.TermFieldDoc
-	for _, t := range termsList {
-		tfr, err := r.TermFieldReader(ctx, []byte(t), field, true, true, false)
-		if err != nil {
-			return nil, err
-		}
-		ft := fieldTerm{term: validUTF8PerByte(t), field: fi, df: tfr.Count()}
-		for {
-			d, err := tfr.Next(&tfd)
-			if err != nil {
-				tfr.Close()
-				return nil, err
-			}
-			if d == nil {
-				break
-			}
-			n, ok := docNum[string(d.ID)]
-			if !ok {
-				continue // a deleted doc seen through a stale segment
-			}
-			ft.posts = append(ft.posts, posting{doc: n, freq: uint32(d.Freq), norm: float32(d.Norm)})
-		}
-		tfr.Close()
-		if len(ft.posts) == 0 {
-			continue
-		}
-		sort.Slice(ft.posts, func(i, j int) bool { return ft.posts[i].doc < ft.posts[j].doc })
-		out = append(out, ft)
-	}
-	return out, nil
-}
-
-func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint32, nDocs, target int, names map[string]string) (map[string]string, error) {
+func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int, names map[string]string) (map[string]string, error) {
 	index := map[string]string{}
 	var file cvWriter
 	fileNo := 0
@@ -880,7 +830,7 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum map[string]uint
 				if d == nil {
 					break
 				}
-				if n, ok := docNum[string(d.ID)]; ok {
+				if n, ok := docNum.get(d.ID); ok {
 					list = append(list, n)
 				}
 			}
@@ -1027,22 +977,16 @@ func boolInt(b bool) int {
 // splitHead returns the n postings of largest impact (sqrt(freq)·norm, ties
 // by smaller doc) and the others, both in doc order.
 func splitHead(posts []posting, n int) (head, rest []posting) {
-	idx := make([]int, len(posts))
 	imp := make([]float64, len(posts))
 	for i, p := range posts {
-		idx[i] = i
 		imp[i] = math.Sqrt(float64(p.freq)) * float64(p.norm)
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		if imp[idx[a]] != imp[idx[b]] {
-			return imp[idx[a]] > imp[idx[b]]
+	in := topN(len(posts), n, func(a, b int32) bool {
+		if imp[a] != imp[b] {
+			return imp[a] < imp[b]
 		}
-		return idx[a] < idx[b]
+		return a > b
 	})
-	in := make([]bool, len(posts))
-	for _, i := range idx[:n] {
-		in[i] = true
-	}
 	head = make([]posting, 0, n)
 	rest = make([]posting, 0, len(posts)-n)
 	for i, p := range posts {
@@ -1053,6 +997,52 @@ func splitHead(posts []posting, n int) (head, rest []posting) {
 		}
 	}
 	return head, rest
+}
+
+// topN marks the n best of count items, worse(a, b) saying that item a
+// ranks below item b (a strict order). A min-heap of the n best so far
+// keeps it O(count·log n) for lists of any length.
+func topN(count, n int, worse func(a, b int32) bool) []bool {
+	h := make([]int32, 0, n)
+	for i := 0; i < count; i++ {
+		x := int32(i)
+		if len(h) < n {
+			h = append(h, x)
+			for j := len(h) - 1; j > 0; {
+				p := (j - 1) / 2
+				if !worse(h[j], h[p]) {
+					break
+				}
+				h[j], h[p] = h[p], h[j]
+				j = p
+			}
+			continue
+		}
+		if !worse(h[0], x) {
+			continue
+		}
+		h[0] = x
+		for j := 0; ; {
+			l := 2*j + 1
+			if l >= len(h) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+				m = r
+			}
+			if !worse(h[m], h[j]) {
+				break
+			}
+			h[j], h[m] = h[m], h[j]
+			j = m
+		}
+	}
+	in := make([]bool, count)
+	for _, i := range h {
+		in[i] = true
+	}
+	return in
 }
 
 // encodeBlock writes postings in doc order (gaps from the first doc, then

@@ -2,7 +2,6 @@ package index
 
 import (
 	"math"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -36,48 +35,9 @@ type vposting struct {
 type vlist struct {
 	prefix string
 	field  int
+	first  string // the expansion's first term, whose entry holds the list
 	nTerms int
 	posts  []vposting
-}
-
-// prefixLists returns the prefix lists keyed by their first expansion
-// term (their dictionary entry goes with that term's).
-func prefixLists(perField [][]fieldTerm, docCount uint64, opts ExportOptions) map[string][]*vlist {
-	out := map[string][]*vlist{}
-	for fi := range perField {
-		terms := make([]*fieldTerm, len(perField[fi]))
-		for i := range perField[fi] {
-			terms[i] = &perField[fi][i]
-		}
-		sort.Slice(terms, func(i, j int) bool { return terms[i].term < terms[j].term })
-		for k := PrefixListMinRunes; k <= PrefixListMaxRunes; k++ {
-			for i := 0; i < len(terms); {
-				p, ok := runePrefix(terms[i].term, k)
-				if !ok {
-					i++
-					continue
-				}
-				j := i + 1
-				for j < len(terms) && len(terms[j].term) >= len(p) && terms[j].term[:len(p)] == p {
-					j++
-				}
-				if j-i >= PrefixListMin {
-					vl := buildVList(p, fi, terms[i:j], docCount)
-					out[terms[i].term] = append(out[terms[i].term], vl)
-				}
-				i = j
-			}
-		}
-	}
-	for _, l := range out {
-		sort.Slice(l, func(a, b int) bool {
-			if l[a].prefix != l[b].prefix {
-				return l[a].prefix < l[b].prefix
-			}
-			return l[a].field < l[b].field
-		})
-	}
-	return out
 }
 
 func runePrefix(s string, k int) (string, bool) {
@@ -93,46 +53,56 @@ func runePrefix(s string, k int) (string, bool) {
 }
 
 func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64) *vlist {
-	byDoc := map[uint32]int{}
-	var posts []vposting
+	// All the expansion's postings, in doc order and, for one doc, in
+	// child order (a stable sort of the children's lists, each in doc
+	// order): the sum below then adds in the order bleve's disjunction does.
+	type entry struct {
+		doc uint32
+		vent
+	}
+	total := 0
+	for _, ft := range terms {
+		total += len(ft.posts)
+	}
+	all := make([]entry, 0, total)
+	idf := make([]float64, len(terms))
 	for c, ft := range terms {
-		idf := 1 + math.Log(float64(docCount)/float64(ft.df+1))
+		idf[c] = 1 + math.Log(float64(docCount)/float64(ft.df+1))
 		for _, ps := range ft.posts {
-			x, ok := byDoc[ps.doc]
-			if !ok {
-				x = len(posts)
-				byDoc[ps.doc] = x
-				posts = append(posts, vposting{doc: ps.doc})
-			}
-			posts[x].ents = append(posts[x].ents, vent{c, ps.freq, ps.norm})
-			posts[x].v += math.Sqrt(float64(ps.freq)) * float64(ps.norm) * idf * idf
+			all = append(all, entry{ps.doc, vent{c, ps.freq, ps.norm}})
 		}
+	}
+	radixSort(all, func(e entry) uint32 { return e.doc })
+	ents := make([]vent, len(all))
+	var posts []vposting
+	for i := 0; i < len(all); {
+		j := i
+		vp := vposting{doc: all[i].doc}
+		for ; j < len(all) && all[j].doc == vp.doc; j++ {
+			e := all[j].vent
+			ents[j] = e
+			vp.v += math.Sqrt(float64(e.freq)) * float64(e.norm) * idf[e.child] * idf[e.child]
+		}
+		vp.ents = ents[i:j:j]
+		posts = append(posts, vp)
+		i = j
 	}
 	n := float64(len(terms))
 	for i := range posts {
 		posts[i].v *= float64(len(posts[i].ents)) / n
 	}
-	sort.Slice(posts, func(i, j int) bool { return posts[i].doc < posts[j].doc })
-	return &vlist{prefix: p, field: fi, nTerms: len(terms), posts: posts}
+	return &vlist{prefix: p, field: fi, first: terms[0].term, nTerms: len(terms), posts: posts}
 }
 
 // splitVHead: the n postings of largest value (ties: smaller doc), and the
 // rest, both in doc order.
 func splitVHead(posts []vposting, n int) (head, rest []vposting) {
-	idx := make([]int, len(posts))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool {
-		if posts[idx[a]].v != posts[idx[b]].v {
-			return posts[idx[a]].v > posts[idx[b]].v
+	in := topN(len(posts), n, func(a, b int32) bool {
+		if posts[a].v != posts[b].v {
+			return posts[a].v < posts[b].v
 		}
-		return idx[a] < idx[b]
+		return a > b
 	})
-	in := make([]bool, len(posts))
-	for _, i := range idx[:n] {
-		in[i] = true
-	}
 	for i, p := range posts {
 		if in[i] {
 			head = append(head, p)

@@ -1,0 +1,347 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// The export streams the index: terms are visited in the export's order
+// (term-major: every field of one term together) and each term's postings
+// are read from bleve, encoded and dropped, so memory holds the postings of
+// a few terms at a time rather than of the whole index. Reading and sorting
+// postings, the bulk of the work, runs on every core; the layout of files,
+// which is sequential by nature, consumes the terms in order.
+
+// docNumbers maps scorch's internal doc ids to export doc numbers.
+// scorch's internal ids are 8-byte big-endian numbers below the count of
+// documents in its segments, so a slice indexed by them replaces a map
+// keyed by strings (a map lookup per posting was a third of the export).
+type docNumbers struct {
+	byNum []uint32          // internal number → doc number + 1 (0: none)
+	other map[string]uint32 // ids of another shape, if any
+}
+
+func (d *docNumbers) set(id bindex.IndexInternalID, n uint32) {
+	if len(id) == 8 {
+		k := binary.BigEndian.Uint64(id)
+		if k < 1<<32 {
+			if k >= uint64(len(d.byNum)) {
+				d.byNum = slices.Grow(d.byNum, int(k)+1-len(d.byNum))[:k+1]
+			}
+			d.byNum[k] = n + 1
+			return
+		}
+	}
+	if d.other == nil {
+		d.other = map[string]uint32{}
+	}
+	d.other[string(id)] = n
+}
+
+func (d *docNumbers) get(id bindex.IndexInternalID) (uint32, bool) {
+	if len(id) == 8 {
+		k := binary.BigEndian.Uint64(id)
+		if k < uint64(len(d.byNum)) && d.byNum[k] != 0 {
+			return d.byNum[k] - 1, true
+		}
+		if d.other == nil {
+			return 0, false
+		}
+	}
+	n, ok := d.other[string(id)]
+	return n, ok
+}
+
+// dictTerm is a term of one field's dictionary: as the export writes it
+// (valid UTF-8) and as bleve holds it.
+type dictTerm struct {
+	term, raw string
+}
+
+// fieldTerms lists each field's dictionary, sorted as the export writes
+// terms (by their valid-UTF-8 form; bleve's order is by raw bytes, which
+// differs only for terms with invalid UTF-8).
+func fieldTerms(r bindex.IndexReader) ([][]dictTerm, error) {
+	out := make([][]dictTerm, len(Fields))
+	for fi, f := range Fields {
+		raw, err := dictTerms(r, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]dictTerm, len(raw))
+		sorted := true
+		for i, t := range raw {
+			list[i] = dictTerm{validUTF8PerByte(t), t}
+			if i > 0 && list[i].term < list[i-1].term {
+				sorted = false
+			}
+		}
+		if !sorted {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].term < list[j].term })
+		}
+		out[fi] = list
+	}
+	return out, nil
+}
+
+// termGroup is one dictionary entry of the export: a term and the fields
+// whose dictionaries hold it, with (once read) their postings; plus the
+// prefix ranges whose lists the worker reading this group builds.
+type termGroup struct {
+	term   string
+	fields []int    // field indexes, ascending
+	raws   []string // bleve's form of the term, per field
+	ranges []prefixRange
+
+	fts  []fieldTerm // read: fields with live postings
+	vls  []*vlist    // read: prefix lists built from ranges
+	err  error
+	done chan struct{}
+}
+
+// prefixRange is a run of one field's terms sharing a prefix of
+// PrefixListMinRunes runes, long enough to maybe need a prefix list.
+type prefixRange struct {
+	prefix string
+	field  int
+	terms  []dictTerm
+}
+
+// prefixRanges returns, per field, the runs of terms with a common prefix
+// of PrefixListMinRunes runes and at least PrefixListMin terms, keyed by
+// the run's first term. (Whether a list is written is decided once the
+// postings are read: terms whose documents are all deleted do not count.)
+func prefixRanges(fields [][]dictTerm) map[string][]prefixRange {
+	out := map[string][]prefixRange{}
+	for fi, terms := range fields {
+		for k := PrefixListMinRunes; k <= PrefixListMaxRunes; k++ {
+			for i := 0; i < len(terms); {
+				p, ok := runePrefix(terms[i].term, k)
+				if !ok {
+					i++
+					continue
+				}
+				j := i + 1
+				for j < len(terms) && strings.HasPrefix(terms[j].term, p) {
+					j++
+				}
+				if j-i >= PrefixListMin {
+					out[terms[i].term] = append(out[terms[i].term], prefixRange{p, fi, terms[i:j]})
+				}
+				i = j
+			}
+		}
+	}
+	return out
+}
+
+// groups calls fn with the export's dictionary entries in order: terms in
+// code point order, each with every field that holds it.
+func groups(fields [][]dictTerm, ranges map[string][]prefixRange, fn func(*termGroup) bool) {
+	pos := make([]int, len(fields))
+	for {
+		min, found := "", false
+		for fi, list := range fields {
+			if pos[fi] < len(list) && (!found || list[pos[fi]].term < min) {
+				min, found = list[pos[fi]].term, true
+			}
+		}
+		if !found {
+			return
+		}
+		g := &termGroup{term: min, done: make(chan struct{})}
+		for fi, list := range fields {
+			// Two raw terms can share one valid-UTF-8 form: both go in.
+			for pos[fi] < len(list) && list[pos[fi]].term == min {
+				g.fields = append(g.fields, fi)
+				g.raws = append(g.raws, list[pos[fi]].raw)
+				pos[fi]++
+			}
+		}
+		g.ranges = ranges[min]
+		if !fn(g) {
+			return
+		}
+	}
+}
+
+// postingsReader reads the postings of terms, in doc number order.
+type postingsReader struct {
+	r    bindex.IndexReader
+	nums *docNumbers
+}
+
+func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
+	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), Fields[field].Name, true, true, false)
+	if err != nil {
+		return fieldTerm{}, err
+	}
+	defer tfr.Close()
+	ft := fieldTerm{term: term, field: field, df: tfr.Count()}
+	if ft.df > 0 {
+		ft.posts = make([]posting, 0, ft.df)
+	}
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := tfr.Next(&tfd)
+		if err != nil {
+			return fieldTerm{}, err
+		}
+		if d == nil {
+			break
+		}
+		n, ok := pr.nums.get(d.ID)
+		if !ok {
+			continue // a deleted doc seen through a stale segment
+		}
+		ft.posts = append(ft.posts, posting{doc: n, freq: uint32(d.Freq), norm: float32(d.Norm)})
+	}
+	sortPostings(ft.posts)
+	return ft, nil
+}
+
+// sortPostings puts postings in doc order. bleve gives them in its
+// internal order, a permutation of ours; long lists are radix sorted.
+func sortPostings(ps []posting) {
+	if slices.IsSortedFunc(ps, cmpPosting) {
+		return
+	}
+	if len(ps) < 256 {
+		slices.SortFunc(ps, cmpPosting)
+		return
+	}
+	radixSort(ps, func(p posting) uint32 { return p.doc })
+}
+
+// radixSort sorts xs by key, stably (LSD radix, 11 bits a pass: keys
+// below 2^22 take two passes, larger ones three).
+func radixSort[T any](xs []T, key func(T) uint32) {
+	passes := 2
+	for _, x := range xs {
+		if key(x) >= 1<<22 {
+			passes = 3
+			break
+		}
+	}
+	tmp := make([]T, len(xs))
+	src, dst := xs, tmp
+	for shift := 0; shift < 11*passes; shift += 11 {
+		var count [1 << 11]int
+		for _, x := range src {
+			count[key(x)>>shift&0x7ff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, x := range src {
+			k := key(x) >> shift & 0x7ff
+			dst[count[k]] = x
+			count[k]++
+		}
+		src, dst = dst, src
+	}
+	if passes%2 == 1 {
+		copy(xs, src)
+	}
+}
+
+func cmpPosting(a, b posting) int {
+	switch {
+	case a.doc < b.doc:
+		return -1
+	case a.doc > b.doc:
+		return 1
+	}
+	return 0
+}
+
+// readGroup reads a group's postings and builds the prefix lists of the
+// ranges it starts.
+func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
+	for k, fi := range g.fields {
+		ft, err := pr.read(fi, g.raws[k], g.term)
+		if err != nil {
+			return err
+		}
+		if len(ft.posts) > 0 {
+			g.fts = append(g.fts, ft)
+		}
+	}
+	for _, rg := range g.ranges {
+		var terms []*fieldTerm
+		for _, t := range rg.terms {
+			ft, err := pr.read(rg.field, t.raw, t.term)
+			if err != nil {
+				return err
+			}
+			if len(ft.posts) > 0 {
+				terms = append(terms, &ft)
+			}
+		}
+		if len(terms) >= PrefixListMin {
+			g.vls = append(g.vls, buildVList(rg.prefix, rg.field, terms, docCount))
+		}
+	}
+	return nil
+}
+
+// readAhead reads the groups on workers goroutines, at most ahead groups
+// ahead of the consumer, and hands them to fn in order. It stops at the
+// first error.
+func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader, docCount uint64,
+	workers, ahead int, fn func(*termGroup) error) error {
+	work := make(chan *termGroup, ahead)
+	order := make(chan *termGroup, ahead)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range work {
+				select {
+				case <-stop:
+				default:
+					g.err = pr.readGroup(g, docCount)
+				}
+				close(g.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(order)
+		defer close(work)
+		groups(fields, ranges, func(g *termGroup) bool {
+			select {
+			case order <- g:
+			case <-stop:
+				return false
+			}
+			work <- g
+			return true
+		})
+	}()
+	var err error
+	for g := range order {
+		<-g.done
+		if err == nil {
+			if err = g.err; err == nil {
+				err = fn(g)
+			}
+			if err != nil {
+				close(stop)
+			}
+		}
+		g.fts, g.vls = nil, nil
+	}
+	wg.Wait()
+	return err
+}
