@@ -77,7 +77,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 		} else {
 			st.Added++
 		}
-		ix.side[r.ID] = sideEntry{Hash: h, Data: dd}
+		ix.side[r.ID] = sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)}
 		if batch.Size() >= bs {
 			if err := flush(); err != nil {
 				return st, err

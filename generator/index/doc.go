@@ -2,10 +2,12 @@ package index
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -104,7 +106,7 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 }
 
 // recordHash is the content hash of a record for this mapping version.
-func recordHash(r *record.Record) string {
+func recordHash(r *record.Record) [16]byte {
 	h := sha256.New()
 	h.Write([]byte(mappingVersion))
 	h.Write([]byte{0})
@@ -114,7 +116,68 @@ func recordHash(r *record.Record) string {
 		b = []byte(fmt.Sprintf("%p", r))
 	}
 	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return [16]byte(h.Sum(nil)[:16])
+}
+
+// encodeDocData encodes doc data (all but SortKey, which the side entry
+// keeps apart) as length-prefixed strings in field order, then the tags.
+func encodeDocData(d DocData) []byte {
+	fields := [...]string{d.ID, d.Title, d.URL, d.Repo, d.Severity, d.ErrorType, d.Language, d.ErrorClass, d.ErrorCode, d.Snippet, d.Pattern}
+	n := 2 * binary.MaxVarintLen64
+	for _, f := range fields {
+		n += len(f) + binary.MaxVarintLen64
+	}
+	for _, t := range d.Tags {
+		n += len(t) + binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
+	for _, f := range fields {
+		b = binary.AppendUvarint(b, uint64(len(f)))
+		b = append(b, f...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Tags)))
+	for _, t := range d.Tags {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+	}
+	return slices.Clip(b)
+}
+
+// decodeDocData reverses encodeDocData.
+func decodeDocData(b []byte) (DocData, error) {
+	var d DocData
+	next := func() (string, error) {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return "", errors.New("truncated doc data")
+		}
+		s := string(b[w : w+int(n)])
+		b = b[w+int(n):]
+		return s, nil
+	}
+	for _, f := range []*string{&d.ID, &d.Title, &d.URL, &d.Repo, &d.Severity, &d.ErrorType, &d.Language, &d.ErrorClass, &d.ErrorCode, &d.Snippet, &d.Pattern} {
+		s, err := next()
+		if err != nil {
+			return d, err
+		}
+		*f = s
+	}
+	n, w := binary.Uvarint(b)
+	if w <= 0 || n > uint64(len(b)) {
+		return d, errors.New("truncated doc data")
+	}
+	b = b[w:]
+	for i := uint64(0); i < n; i++ {
+		s, err := next()
+		if err != nil {
+			return d, err
+		}
+		d.Tags = append(d.Tags, s)
+	}
+	if len(b) != 0 {
+		return d, errors.New("trailing bytes in doc data")
+	}
+	return d, nil
 }
 
 func stringsToAny(s []string) []interface{} {

@@ -188,7 +188,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			dr.Close()
 			return st, fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
 		}
-		docs = append(docs, docRef{internal: slices.Clone(id), id: ext, sortKey: se.Data.SortKey})
+		docs = append(docs, docRef{internal: slices.Clone(id), id: ext, sortKey: se.SortKey})
 	}
 	dr.Close()
 	slices.SortFunc(docs, func(a, b docRef) int {
@@ -202,7 +202,13 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		docNum.set(d.internal, uint32(i))
 	}
 	// data is a record's doc data (the side store holds it once).
-	data := func(i int) DocData { return ix.side[docs[i].id].Data }
+	data := func(i int) (DocData, error) {
+		d, err := ix.side[docs[i].id].data()
+		if err != nil {
+			err = fmt.Errorf("index: side store entry of %s: %w; delete the cache", docs[i].id, err)
+		}
+		return d, err
+	}
 	st.Docs = len(docs)
 
 	// The dictionaries, term by term; postings are read as the layout
@@ -583,7 +589,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	if opts.Pattern != nil {
 		memo := map[string]json.RawMessage{}
 		for i := range docs {
-			expr := ix.side[docs[i].id].Data.Pattern
+			d, err := data(i)
+			if err != nil {
+				return st, err
+			}
+			expr := d.Pattern
 			if p, ok := memo[expr]; ok {
 				patterns[i] = p
 				continue
@@ -610,7 +620,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
 		for i := lo; i < hi; i++ {
-			d := data(i)
+			d, err := data(i)
+			if err != nil {
+				return st, err
+			}
 			d.Snippet = trimSnippet(d.Snippet, opts.SnippetRunes)
 			batch = append(batch, d)
 		}

@@ -29,9 +29,28 @@ type Index struct {
 	BatchSize int
 }
 
+// sideEntry is kept for each of up to half a million records, so it is
+// compact: the doc data is encoded in a byte slice (docBlob) that the
+// garbage collector need not scan, rather than a dozen strings.
 type sideEntry struct {
-	Hash string
-	Data DocData
+	Hash    [16]byte // recordHash
+	SortKey string   // DocData.SortKey, read for every record at export
+	Blob    []byte   // DocData, encoded
+}
+
+// data decodes the entry's doc data.
+func (e sideEntry) data() (DocData, error) {
+	d, err := decodeDocData(e.Blob)
+	d.SortKey = e.SortKey
+	return d, err
+}
+
+// sideRecord is a side entry as the side store file holds it.
+type sideRecord struct {
+	ID      string
+	Hash    [16]byte
+	SortKey string
+	Blob    []byte
 }
 
 // sideFile is the side store; dirtyFile exists while a Sync is writing, so
@@ -116,22 +135,25 @@ func (ix *Index) readSide() error {
 		return err
 	}
 	defer f.Close()
-	var entries []sideEntry
+	var entries []sideRecord
 	if err := gob.NewDecoder(f).Decode(&entries); err != nil {
 		return err
 	}
 	for _, e := range entries {
-		ix.side[e.Data.ID] = e
+		if _, err := decodeDocData(e.Blob); err != nil {
+			return fmt.Errorf("side store: record %s: %w", e.ID, err)
+		}
+		ix.side[e.ID] = sideEntry{Hash: e.Hash, SortKey: e.SortKey, Blob: e.Blob}
 	}
 	return nil
 }
 
 func (ix *Index) writeSide() error {
-	entries := make([]sideEntry, 0, len(ix.side))
-	for _, e := range ix.side {
-		entries = append(entries, e)
+	entries := make([]sideRecord, 0, len(ix.side))
+	for id, e := range ix.side {
+		entries = append(entries, sideRecord{id, e.Hash, e.SortKey, e.Blob})
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Data.ID < entries[j].Data.ID })
+	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
 	tmp := filepath.Join(ix.dir, sideFile+".tmp")
 	f, err := os.Create(tmp)
 	if err != nil {

@@ -214,7 +214,11 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		}
 		tags = append(tags, r.Tags...)
 		repos = append(repos, r.Repo)
-		langs = append(langs, f.ix.side[r.ID].Data.Language)
+		d, err := f.ix.side[r.ID].data()
+		if err != nil {
+			panic(err) // a fixture this test built
+		}
+		langs = append(langs, d.Language)
 	}
 	for i := 0; i < 6 && len(codes) > 0; i++ {
 		add(codes[rng.Intn(len(codes))], QueryOptions{})

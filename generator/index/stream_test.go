@@ -2,6 +2,7 @@ package index
 
 import (
 	"math/rand"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -69,6 +70,39 @@ func TestSplitHead(t *testing.T) {
 			if want[p.doc] || i > 0 && rest[i-1].doc >= p.doc {
 				t.Fatalf("rest posting %d (doc %d) wrong or out of order", i, p.doc)
 			}
+		}
+	}
+}
+
+// The side store's doc data survives its compact encoding, and a
+// damaged blob is an error, not a panic or a silent loss.
+func TestDocDataEncoding(t *testing.T) {
+	for _, d := range []DocData{
+		{},
+		{ID: "a", Title: "t\x00ü", URL: "x/y/", Repo: "o/r", Severity: "high", ErrorType: "runtime", Language: "go",
+			Tags: []string{"", "net", "tls"}, ErrorClass: "E", ErrorCode: "C1", Snippet: "s", Pattern: "^(a+)+$"},
+	} {
+		b := encodeDocData(d)
+		got, err := decodeDocData(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Tags) == 0 {
+			got.Tags = nil
+		}
+		if len(d.Tags) == 0 {
+			d.Tags = nil
+		}
+		if !reflect.DeepEqual(got, d) {
+			t.Fatalf("round trip: got %+v, want %+v", got, d)
+		}
+		for cut := 0; cut < len(b); cut++ {
+			if _, err := decodeDocData(b[:cut]); err == nil {
+				t.Fatalf("a blob cut at %d of %d decoded without error", cut, len(b))
+			}
+		}
+		if _, err := decodeDocData(append(slices.Clone(b), 0)); err == nil {
+			t.Fatal("trailing byte accepted")
 		}
 	}
 }
