@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unique"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -39,27 +40,44 @@ type Summary struct {
 	groupKey   string
 }
 
+func groupHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return string(sum[:16])
+}
+
+// intern returns the canonical copy of s.
+func intern(s string) string { return unique.Make(s).Value() }
+
 // maxListedMessage bounds a message as shown in listings and links.
 const maxListedMessage = 200
 
 // Summarize makes a record's summary.
 func Summarize(r *record.Record) Summary {
+	// The canonical-group key, as a hash: patterns can be long, and every
+	// summary keeps its key.
 	key := ""
 	if r.ErrorCode != "" {
-		key = "code:" + r.ErrorCode
+		key = groupHash("code:" + r.ErrorCode)
 	} else if r.MessagePattern != "" {
-		key = "pattern:" + r.MessagePattern
+		key = groupHash("pattern:" + r.MessagePattern)
+	}
+	// Half a million summaries stay in memory for the whole build: the
+	// values that many records share (repo, severity, family, tags...)
+	// are interned, so each is one string rather than one per record.
+	tags := make([]string, len(r.Tags))
+	for i, t := range r.Tags {
+		tags[i] = intern(t)
 	}
 	return Summary{
-		ID: r.ID, Repo: r.Repo, Slug: r.Slug,
+		ID: r.ID, Repo: intern(r.Repo), Slug: r.Slug,
 		Message:    Cut(r.ErrorMessage, maxListedMessage),
-		Severity:   r.Severity,
-		ErrorType:  r.ErrorType,
-		ErrorClass: r.ErrorClass,
-		ErrorCode:  r.ErrorCode,
-		Family:     r.BackgroundTag,
-		Tags:       slices.Clone(r.Tags),
-		Language:   record.Language(r.FilePath),
+		Severity:   intern(r.Severity),
+		ErrorType:  intern(r.ErrorType),
+		ErrorClass: intern(r.ErrorClass),
+		ErrorCode:  intern(r.ErrorCode),
+		Family:     intern(r.BackgroundTag),
+		Tags:       tags,
+		Language:   intern(record.Language(r.FilePath)),
 		AnalyzedAt: r.AnalyzedAt,
 		DocLen:     len(r.Documentation),
 		Solutions:  len(r.Solutions),
