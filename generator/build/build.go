@@ -50,13 +50,14 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files      int // files read
-	Read       int // records read
-	Built      int // record pages built
-	Reused     int // record pages kept from the previous build unrendered
-	Rejected   int // records left out
-	FileErrors int // files or entries that could not be read
-	Unusable   int // message patterns the browser cannot match
+	Files      int    // files read
+	Read       int    // records read
+	Built      int    // record pages built
+	Reused     int    // record pages kept from the previous build unrendered
+	Rejected   int    // records left out
+	FileErrors int    // files or entries that could not be read
+	Unusable   int    // message patterns the browser cannot match
+	Search     string // how the search export was made: kept, whole, incremental
 	Written    int64
 	Unchanged  int64
 	Removed    int64

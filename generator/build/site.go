@@ -277,23 +277,42 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("listings")
 
+	exported := false
 	if exportKept {
 		// The dataset is as it was when the search index was last exported,
 		// so the index needs no update and the export is kept whole.
 		copyKind(prev, next, kindExport)
 		rep.Unusable = prev.Unusable
+		rep.Search = "kept whole (no record changed)"
 	} else {
-		var unusable atomic.Int64
-		if _, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{Pattern: func(expr string) (json.RawMessage, error) {
-			p, err := pattern.Compile(expr)
-			if err != nil {
-				unusable.Add(1)
+		// The export may keep the files of the previous one that no changed
+		// record touches, when they are in the published site as written.
+		has := func(rel string) bool {
+			e, ok := prev.Entries[rel]
+			return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
+		}
+		keep := func(rel string) bool {
+			e, ok := prev.Entries[rel]
+			if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
+				return false
 			}
-			return p, err
-		}}); err != nil {
+			note(rel, kindExport, dkey)
+			return true
+		}
+		prevMarker, _ := out.Previous()
+		est, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{
+			Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
+			Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
+		})
+		if err != nil {
 			return rep, err
 		}
-		rep.Unusable = int(unusable.Load())
+		rep.Unusable = est.PatternErrors
+		exported = true
+		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
+		if est.Incremental {
+			rep.Search = fmt.Sprintf("incremental, %d files written, %d kept", est.Files, est.Kept)
+		}
 	}
 	timer.done("export")
 	next.Unusable = rep.Unusable
@@ -314,6 +333,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	if next.Marker, err = out.Marker(); err != nil {
 		return rep, err
+	}
+	// What the export leaves for the next one is valid for this site; a
+	// state that cannot be saved only makes the next export whole.
+	prevMarker, _ := out.Previous()
+	if exported {
+		err = idx.SaveExportState(fmt.Sprint(next.Marker))
+	} else {
+		err = index.MoveExportState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
+	}
+	if err != nil {
+		c.Problem("search export state: " + err.Error())
 	}
 	prints := out.Fingerprints()
 	for rel, e := range next.Entries {

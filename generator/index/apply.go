@@ -74,8 +74,10 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 		}
 		if had {
 			st.Updated++
+			ix.noteTerms(r.ID, doc)
 		} else {
 			st.Added++
+			ix.restructured = true
 		}
 		ix.side[r.ID] = sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)}
 		if batch.Size() >= bs {
@@ -94,6 +96,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	for _, id := range gone {
 		batch.Delete(id)
 		delete(ix.side, id)
+		ix.restructured = true
 		st.Deleted++
 		if batch.Size() >= bs {
 			if err := flush(); err != nil {

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"runtime"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -41,10 +41,19 @@ type ExportOptions struct {
 	BlockSize        int    // postings per block; default 128
 	HeadSize         int    // postings in a term's impact head; default 2 × BlockSize
 	HeadMin          int    // postings from which a term gets a head; default 2 × HeadSize
-	HeadFileBytes    int    // target size of a head file; default 8 KiB
 	SnippetRunes     int    // snippet length in the doc data; default 120
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
+
+	// Keep, when set, allows an incremental export (incremental.go): the
+	// export re-encodes only what the records changed since the last
+	// export touch, and keeps the other files of the previous export,
+	// which Keep must confirm are in the published site as written (false:
+	// the export is made whole). PrevMarker names the published site the
+	// previous export went to (its build marker).
+	Keep       func(rel string) bool
+	Has        func(rel string) bool // whether Keep would keep rel; keeps nothing
+	PrevMarker string
 }
 
 func (o *ExportOptions) defaults() {
@@ -73,9 +82,6 @@ func (o *ExportOptions) defaults() {
 	if o.HeadMin <= 0 {
 		o.HeadMin = 2 * o.HeadSize
 	}
-	if o.HeadFileBytes <= 0 {
-		o.HeadFileBytes = 8 << 10
-	}
 	if o.SnippetRunes <= 0 {
 		o.SnippetRunes = 120
 	}
@@ -98,15 +104,17 @@ type ExportStats struct {
 	MaxFile       string
 	FilesByKind   map[string]int
 	BytesByKind   map[string]int64
-	NormFallbacks int // postings whose norm is stored as raw float32 bits
-	PatternErrors int
+	NormFallbacks int           // postings whose norm is stored as raw float32 bits
+	PatternErrors int           // records whose messagePattern the client cannot run
 	ReadTime      time.Duration // reading bleve
 	PatternTime   time.Duration // running the Pattern hook
+	Incremental   bool          // only what changed was exported
+	Kept          int           // files of the previous export kept
 	Duration      time.Duration
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // EntryFile is the one export file whose name is fixed (under
 // ExportOptions.Dir): it names the content-hashed manifest. Every other
@@ -221,390 +229,77 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	st.ReadTime = time.Since(start)
 
 	w := &exportWriter{out: out, st: &st, dir: opts.Dir}
-
-	// Postings files and dictionary shards. File boundaries are content
-	// defined (cdcCut): a file ends after an item whose hash says so, so a
-	// changed record moves no boundary elsewhere and renumbers no file.
-	// Shards are written last: they name the hashed files they point to.
-	type pendingShard struct {
-		terms  []string
-		enc    string
-		x      map[string]string
-		pRefs  map[int]bool
-		hRefs  map[int]bool
-		number int
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.id
 	}
-	var (
-		pfile      cvWriter
-		pfileNo    = 0
-		pCut       bool
-		pHash      []string
-		hfile      cvWriter
-		hfileNo    = 0
-		hCut       bool
-		hHash      []string
-		shardTerms []string
-		shardEnc   cvWriter
-		shardFirst []string
-		shardX     = map[string]*cvWriter{} // prefix -> virtual entries
-		shardP     = map[int]bool{}
-		shardH     = map[int]bool{}
-		dCut       bool
-		pending    []pendingShard
-	)
-	// Prefix lists wait here for the entry of their first term.
-	vlists := map[string][]*vlist{}
-	flushPostings := func() error {
-		pCut = false
-		if pfile.len() == 0 {
-			return nil
-		}
-		h, err := w.script("p", fmt.Sprintf("p/%04d", pfileNo), jsString(pfile.String()))
-		if err != nil {
-			return err
-		}
-		pHash = append(pHash, h)
-		pfile = cvWriter{}
-		pfileNo++
-		return nil
+	sortKeys := make([]string, len(docs))
+	for i, d := range docs {
+		sortKeys[i] = d.sortKey
 	}
-	flushHeads := func() error {
-		hCut = false
-		if hfile.len() == 0 {
-			return nil
-		}
-		h, err := w.script("h", fmt.Sprintf("h/%04d", hfileNo), jsString(hfile.String()))
-		if err != nil {
-			return err
-		}
-		hHash = append(hHash, h)
-		hfile = cvWriter{}
-		hfileNo++
-		return nil
-	}
-	// startTail / startHead: before an item's postings, end the current
-	// file at a content-defined boundary or when it is far too large.
-	startTail := func() error {
-		if pfile.len() > 0 && (pCut || pfile.len() >= 2*opts.PostingFileBytes) {
-			return flushPostings()
-		}
-		return nil
-	}
-	endTail := func(item string, n int) {
-		if !pCut {
-			pCut = cdcCut(item, n, pfile.len(), opts.PostingFileBytes)
-		}
-	}
-	startHead := func() error {
-		if hfile.len() > 0 && (hCut || hfile.len() >= 2*opts.HeadFileBytes) {
-			return flushHeads()
-		}
-		return nil
-	}
-	endHead := func(item string, n int) {
-		if !hCut {
-			hCut = cdcCut(item, n, hfile.len(), opts.HeadFileBytes)
-		}
-	}
-	flushShard := func() error {
-		dCut = false
-		if len(shardTerms) == 0 {
-			return nil
-		}
-		ps := pendingShard{terms: shardTerms, enc: shardEnc.String(), pRefs: shardP, hRefs: shardH, number: len(shardFirst)}
-		shardFirst = append(shardFirst, shardTerms[0])
-		if len(shardX) > 0 {
-			ps.x = map[string]string{}
-			for k, v := range shardX {
-				ps.x[k] = v.String()
-			}
-			shardX = map[string]*cvWriter{}
-		}
-		pending = append(pending, ps)
-		shardTerms = nil
-		shardEnc = cvWriter{}
-		shardP, shardH = map[int]bool{}, map[int]bool{}
-		return nil
-	}
-	// writeVirtual writes a prefix list like a long postings list (impact
-	// head in a head file, doc-ordered tail blocks in postings files); its
-	// postings carry the matched expansion terms, its maxima are float32
-	// upper bounds of the list's per-doc value (see FORMAT.md).
-	writeVirtual := func(vl *vlist, xw *cvWriter) error {
-		item := "\x01" + vl.prefix + "\x00" + Fields[vl.field].Name
-		posts := vl.posts
-		var head []vposting
-		if len(posts) >= opts.HeadMin {
-			head, posts = splitVHead(posts, opts.HeadSize)
-		}
-		if err := startTail(); err != nil {
-			return err
-		}
-		nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
-		xw.put(uint64(nb))
-		xw.put(uint64(pfileNo))
-		xw.put(uint64(pfile.len()))
-		if head == nil {
-			xw.put(0)
-		} else {
-			if err := startHead(); err != nil {
-				return err
-			}
-			enc, best := encodeVBlock(head, &st)
-			xw.put(1)
-			xw.put(uint64(hfileNo))
-			xw.put(uint64(hfile.len()))
-			xw.put(uint64(head[0].doc))
-			xw.put(uint64(head[len(head)-1].doc - head[0].doc))
-			xw.put(uint64(len(head)))
-			xw.put(uint64(enc.len()))
-			xw.put(uint64(f32Up(best)))
-			shardH[hfileNo] = true
-			hfile.b = append(hfile.b, enc.b...)
-			endHead(item, enc.len())
-		}
-		prevLast := uint32(0)
-		tail := 0
-		for b := 0; b < nb; b++ {
-			lo, hi := b*opts.BlockSize, min((b+1)*opts.BlockSize, len(posts))
-			blk := posts[lo:hi]
-			fileDelta := 0
-			if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
-				if err := flushPostings(); err != nil {
-					return err
-				}
-				fileDelta = 1
-			}
-			enc, best := encodeVBlock(blk, &st)
-			xw.put(uint64(fileDelta))
-			xw.put(uint64(blk[0].doc - prevLast))
-			xw.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
-			xw.put(uint64(len(blk)))
-			xw.put(uint64(enc.len()))
-			xw.put(uint64(f32Up(best)))
-			prevLast = blk[len(blk)-1].doc
-			shardP[pfileNo] = true
-			pfile.b = append(pfile.b, enc.b...)
-			tail += enc.len()
-		}
-		if nb > 0 {
-			endTail(item, tail)
-		}
-		return nil
-	}
-
-	shardBytes := 0
+	next := &exportState{Version: exportStateVersion, Options: optionsKey(opts), DocCount: docCount,
+		Numbering: numberingKey(ids, sortKeys), Index: ix.sideKey()}
+	inc := ix.planIncremental(opts, next, ids)
+	st.Incremental = inc != nil
 	pr := &postingsReader{r: r, nums: docNum}
-	workers := runtime.GOMAXPROCS(0)
-	err = readAhead(fields, ranges, pr, docCount, workers, 64*workers, func(g *termGroup) error {
-		for _, vl := range g.vls {
-			vlists[vl.first] = append(vlists[vl.first], vl)
-		}
-		if len(g.fts) == 0 {
-			return nil // every document of this term is deleted
-		}
-		// One dictionary entry per term: all its fields.
-		group := g.fts
-		st.Terms += len(group)
-		// Start a new shard before this term at a content-defined
-		// boundary, or if the shard is far too large; a term is never split.
-		if shardBytes > 0 && (dCut || shardBytes >= 2*opts.DictShardBytes) {
-			if err := flushShard(); err != nil {
-				return err
-			}
-			shardBytes = 0
-		}
-		before := shardEnc.len()
-		shardEnc.put(uint64(len(group)))
-		for _, ft := range group {
-			st.Postings += len(ft.posts)
-			shardEnc.put(uint64(ft.field))
-			shardEnc.put(ft.df)
-			shardEnc.put(uint64(len(ft.posts)))
-			if len(ft.posts) <= opts.InlineMax {
-				prev := uint32(0)
-				for _, p := range ft.posts {
-					shardEnc.put(uint64(p.doc - prev))
-					prev = p.doc
-					if !shardEnc.putTF(uint64(p.freq), float64(p.norm)) {
-						st.NormFallbacks++
-					}
-				}
-				continue
-			}
-			// An impact head: the HeadSize postings of largest impact
-			// (sqrt(freq)·norm, ties by doc) in doc order, in a head file;
-			// the rest in blocks of BlockSize postings in doc order, in
-			// postings files. The whole tail goes to the current postings
-			// file unless that file ends here (content-defined boundary or
-			// past twice its target); a tail larger than that gets split at
-			// block boundaries.
-			item := ft.term + "\x00" + Fields[ft.field].Name
-			posts := ft.posts
-			var head []posting
-			if len(posts) >= opts.HeadMin {
-				head, posts = splitHead(posts, opts.HeadSize)
-			}
-			if err := startTail(); err != nil {
-				return err
-			}
-			nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
-			shardEnc.put(uint64(nb))
-			shardEnc.put(uint64(pfileNo))
-			shardEnc.put(uint64(pfile.len()))
-			if head == nil {
-				shardEnc.put(0)
-			} else {
-				if err := startHead(); err != nil {
-					return err
-				}
-				enc, best := encodeBlock(head, &st)
-				shardEnc.put(1)
-				shardEnc.put(uint64(hfileNo))
-				shardEnc.put(uint64(hfile.len()))
-				shardEnc.put(uint64(head[0].doc))
-				shardEnc.put(uint64(head[len(head)-1].doc - head[0].doc))
-				shardEnc.put(uint64(len(head)))
-				shardEnc.put(uint64(enc.len()))
-				shardEnc.putTF(uint64(best.freq), float64(best.norm))
-				shardH[hfileNo] = true
-				hfile.b = append(hfile.b, enc.b...)
-				endHead(item, enc.len())
-			}
-			prevLast := uint32(0)
-			tail := 0
-			for b := 0; b < nb; b++ {
-				lo, hi := b*opts.BlockSize, (b+1)*opts.BlockSize
-				if hi > len(posts) {
-					hi = len(posts)
-				}
-				blk := posts[lo:hi]
-				fileDelta := 0
-				if b > 0 && pfile.len() >= opts.PostingFileBytes*2 {
-					if err := flushPostings(); err != nil {
-						return err
-					}
-					fileDelta = 1
-				}
-				enc, best := encodeBlock(blk, &st)
-				shardEnc.put(uint64(fileDelta))
-				shardEnc.put(uint64(blk[0].doc - prevLast))
-				shardEnc.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
-				shardEnc.put(uint64(len(blk)))
-				shardEnc.put(uint64(enc.len()))
-				shardEnc.putTF(uint64(best.freq), float64(best.norm))
-				prevLast = blk[len(blk)-1].doc
-				shardP[pfileNo] = true
-				pfile.b = append(pfile.b, enc.b...)
-				tail += enc.len()
-			}
-			if nb > 0 {
-				endTail(item, tail)
-			}
-		}
-		shardTerms = append(shardTerms, group[0].term)
-		added := shardEnc.len() - before + len(group[0].term) + 3
-		// Prefix lists whose first expansion term is this one.
-		vls := vlists[group[0].term]
-		delete(vlists, group[0].term)
-		slices.SortFunc(vls, func(a, b *vlist) int {
-			if c := strings.Compare(a.prefix, b.prefix); c != 0 {
-				return c
-			}
-			return a.field - b.field
-		})
-		for _, vl := range vls {
-			xw := shardX[vl.prefix]
-			if xw == nil {
-				xw = &cvWriter{}
-				shardX[vl.prefix] = xw
-			}
-			b0 := xw.len()
-			xw.put(uint64(vl.field))
-			xw.put(uint64(vl.nTerms))
-			xw.put(uint64(len(vl.posts)))
-			if err := writeVirtual(vl, xw); err != nil {
-				return err
-			}
-			added += xw.len() - b0
-		}
-		shardBytes += added
-		if !dCut {
-			dCut = cdcCut(group[0].term, added, shardBytes, opts.DictShardBytes)
-		}
-		return nil
-	})
+
+	// Dictionary shards with their postings files (layout.go), term by
+	// term as the postings are read: all of them, or only those the
+	// changed records touch.
+	if inc != nil {
+		next.Shards, err = inc.shards(fields, ranges, pr, docCount, w, &st)
+	} else {
+		lw := newShardWriter(opts, w, &st, len(docs))
+		err = lw.run(fields, ranges, pr, docCount, "", nil)
+		next.Shards = lw.shards
+	}
 	if err != nil {
 		return st, err
 	}
-	if err := flushShard(); err != nil {
-		return st, err
+	var shardFirst, shardHash []string
+	for _, sh := range next.Shards {
+		shardFirst = append(shardFirst, sh.First)
+		shardHash = append(shardHash, sh.Hash)
 	}
-	if err := flushPostings(); err != nil {
-		return st, err
-	}
-	if err := flushHeads(); err != nil {
-		return st, err
-	}
-	// Now every postings and head file has its hashed name: write the
-	// shards, each with the names of the files its entries point to.
-	shardHash := make([]string, len(pending))
-	for _, ps := range pending {
-		tj, err := json.Marshal(ps.terms)
-		if err != nil {
-			return st, err
-		}
-		body := `{"t":` + string(tj) + `,"e":` + jsString(ps.enc)
-		if ps.x != nil {
-			xj, err := json.Marshal(ps.x)
-			if err != nil {
-				return st, err
-			}
-			body += `,"x":` + string(xj)
-		}
-		names := map[string]string{}
-		for f := range ps.pRefs {
-			names[fmt.Sprintf("p/%04d", f)] = pHash[f]
-		}
-		for f := range ps.hRefs {
-			names[fmt.Sprintf("h/%04d", f)] = hHash[f]
-		}
-		if len(names) > 0 {
-			nj, err := json.Marshal(names)
-			if err != nil {
-				return st, err
-			}
-			body += `,"n":` + string(nj)
-		}
-		body += `}`
-		h, err := w.script("d", fmt.Sprintf("d/%04d", ps.number), body)
-		if err != nil {
-			return st, err
-		}
-		shardHash[ps.number] = h
-	}
-	// Doc data, DocsPerFile records per file, in doc number order.
+	// Doc data, DocsPerFile records per file, in doc number order. An
+	// incremental export keeps the files none of whose records changed.
+	rKeep := inc.keepFiles(opts.DocsPerFile, len(docs), func(f int) string { return inc.prev.rFile(opts.Dir, f) }, &st)
+	mKeep := inc.keepFiles(opts.PatternsPerFile, len(docs), func(f int) string { return inc.prev.mFile(opts.Dir, f) }, &st)
+	next.Unusable = make([]uint64, (len(docs)+63)/64)
 	pstart := time.Now()
 	patterns := make([]json.RawMessage, len(docs))
 	if opts.Pattern != nil {
 		memo := map[string]json.RawMessage{}
 		for i := range docs {
+			if mKeep[i/opts.PatternsPerFile] {
+				if inc.prev.unusable(i) {
+					next.Unusable[i/64] |= 1 << (i % 64)
+				}
+				continue
+			}
 			d, err := data(i)
 			if err != nil {
 				return st, err
 			}
 			expr := d.Pattern
-			if p, ok := memo[expr]; ok {
-				patterns[i] = p
-				continue
+			if expr == "" {
+				continue // no pattern: nothing to match, nothing unusable
 			}
-			p, err := callPattern(opts.Pattern, expr)
-			if err != nil || !json.Valid(p) {
-				st.PatternErrors++
-				p = nil
+			p, ok := memo[expr]
+			if !ok {
+				var err error
+				if p, err = callPattern(opts.Pattern, expr); err != nil || !json.Valid(p) {
+					p = nil
+				}
+				memo[expr] = p
 			}
-			memo[expr] = p
 			patterns[i] = p
+			if p == nil {
+				next.Unusable[i/64] |= 1 << (i % 64)
+			}
+		}
+		for _, u := range next.Unusable {
+			st.PatternErrors += bits.OnesCount64(u)
 		}
 	}
 	st.PatternTime = time.Since(pstart)
@@ -617,6 +312,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	names := map[string]string{}
 	var rHash, mHash []string
 	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
+		if rKeep[f] {
+			rHash = append(rHash, inc.prev.RHashes[f])
+			continue
+		}
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
 		batch := make([]DocData, 0, hi-lo)
 		for i := lo; i < hi; i++ {
@@ -639,6 +338,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}
 	if hasPatterns {
 		for f := 0; f*opts.PatternsPerFile < len(docs); f++ {
+			if mKeep[f] {
+				mHash = append(mHash, inc.prev.MHashes[f])
+				continue
+			}
 			lo, hi := f*opts.PatternsPerFile, min((f+1)*opts.PatternsPerFile, len(docs))
 			progs := make([]json.RawMessage, 0, hi-lo)
 			for i := lo; i < hi; i++ {
@@ -659,6 +362,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			mHash = append(mHash, h)
 		}
 	}
+	next.RHashes, next.MHashes = rHash, mHash
 	// Name tables: the hashed names of TablePer consecutive doc data (or
 	// pattern) files, 8 hex digits each, loaded with the first results.
 	for _, tk := range []struct {
@@ -753,6 +457,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	if err := w.write("entry", EntryFile, "errdocsSearch.load(\"entry\","+jsString(mh)+");\n"); err != nil {
 		return st, err
 	}
+	ix.pending = next
 	st.Duration = time.Since(start)
 	return st, nil
 }
@@ -908,9 +613,10 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 // exportWriter writes chunk scripts: each file calls the global loader
 // with its own key, so that <script src> works from file://.
 type exportWriter struct {
-	out FileWriter
-	st  *ExportStats
-	dir string
+	out  FileWriter
+	st   *ExportStats
+	dir  string
+	seen map[string][32]byte // content-named files written, by site path
 }
 
 // script writes the chunk of key as <key>.<hash>.js, hash = nameHash of

@@ -2,6 +2,8 @@ package index
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -9,10 +11,15 @@ import (
 	"testing"
 )
 
-var hashedName = regexp.MustCompile(`^(.+)\.([0-9a-f]{8})\.js$`)
+var (
+	hashedName  = regexp.MustCompile(`^(.+)\.([0-9a-f]{8})\.js$`)
+	contentName = regexp.MustCompile(`^([dhp])/([0-9a-f]{12})\.js$`)
+)
 
 // checkHashedNames: every exported file but the entry is <key>.<hash>.js
-// with hash = nameHash(bytes), and calls errdocsSearch.load with its key.
+// with hash = nameHash(bytes), or (dictionary shards, postings and head
+// files) <kind>/<hash>.js with hash = the first 12 hex digits of the
+// SHA-256 of the data it loads; each calls errdocsSearch.load with its key.
 func checkHashedNames(t *testing.T, files memWriter) {
 	t.Helper()
 	entry := "search/" + EntryFile
@@ -23,7 +30,21 @@ func checkHashedNames(t *testing.T, files memWriter) {
 		if rel == entry {
 			continue
 		}
-		m := hashedName.FindStringSubmatch(strings.TrimPrefix(rel, "search/"))
+		name := strings.TrimPrefix(rel, "search/")
+		if c := contentName.FindStringSubmatch(name); c != nil {
+			key := c[1] + "/" + c[2]
+			prefix := `errdocsSearch.load("` + key + `",`
+			if !bytes.HasPrefix(data, []byte(prefix)) || !bytes.HasSuffix(data, []byte(");\n")) {
+				t.Errorf("%s: does not load %s", rel, key)
+				continue
+			}
+			body := data[len(prefix) : len(data)-len(");\n")]
+			if sum := sha256.Sum256(body); hex.EncodeToString(sum[:6]) != c[2] {
+				t.Errorf("%s: name says %s, data hashes to %x", rel, c[2], sum[:6])
+			}
+			continue
+		}
+		m := hashedName.FindStringSubmatch(name)
 		if m == nil {
 			t.Errorf("%s: not a <key>.<hash8>.js name", rel)
 			continue

@@ -27,6 +27,15 @@ type Index struct {
 	side  map[string]sideEntry // by record id
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
+
+	// For an incremental export (incremental.go): the records indexed when
+	// the index was opened (sideKey), the terms of each record indexed
+	// since (nil once too many to track), whether any record was added or
+	// deleted since, and what the last Export leaves for the next.
+	openKey      [32]byte
+	touched      map[string][][]string
+	restructured bool
+	pending      *exportState
 }
 
 // sideEntry is kept for each of up to half a million records, so it is
@@ -84,6 +93,8 @@ func Open(dir string) (*Index, error) {
 		b, err := bleve.Open(bpath)
 		if err == nil {
 			ix.bleve = b
+			ix.openKey = ix.sideKey()
+			ix.touched = map[string][][]string{}
 			return ix, nil
 		}
 	}

@@ -99,7 +99,7 @@ func TestBadInputNoPanic(t *testing.T) {
 	}
 	weird := []*record.Record{nil, {}, {ID: "0000000000000001", Repo: "a/b", Slug: "x",
 		ErrorMessage: "\xff\xfe bad utf8 İİ ΣΣ", Documentation: "```\nunterminated", SourceCode: "\"unterminated /* x",
-		AnalyzedAt: "not a time", Tags: []string{""}}}
+		AnalyzedAt: "not a time", Tags: []string{""}, MessagePattern: "(a+)+$"}}
 	seq := iter.Seq[*record.Record](func(yield func(*record.Record) bool) {
 		for _, r := range weird {
 			if !yield(r) {

@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -142,8 +144,9 @@ func prefixRanges(fields [][]dictTerm) map[string][]prefixRange {
 }
 
 // groups calls fn with the export's dictionary entries in order: terms in
-// code point order, each with every field that holds it.
-func groups(fields [][]dictTerm, ranges map[string][]prefixRange, fn func(*termGroup) bool) {
+// code point order, each with every field that holds it. The first group
+// also carries the ranges of extra.
+func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefixRange, fn func(*termGroup) bool) {
 	pos := make([]int, len(fields))
 	for {
 		min, found := "", false
@@ -165,6 +168,10 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, fn func(*termG
 			}
 		}
 		g.ranges = ranges[min]
+		if extra != nil {
+			g.ranges = append(slices.Clone(g.ranges), extra...)
+			extra = nil
+		}
 		if !fn(g) {
 			return
 		}
@@ -295,8 +302,8 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 
 // readAhead reads the groups on workers goroutines, at most ahead groups
 // ahead of the consumer, and hands them to fn in order. It stops at the
-// first error.
-func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader, docCount uint64,
+// first error; errDone stops it with no error.
+func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefixRange, pr *postingsReader, docCount uint64,
 	workers, ahead int, fn func(*termGroup) error) error {
 	work := make(chan *termGroup, ahead)
 	order := make(chan *termGroup, ahead)
@@ -319,7 +326,7 @@ func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, pr *posting
 	go func() {
 		defer close(order)
 		defer close(work)
-		groups(fields, ranges, func(g *termGroup) bool {
+		groups(fields, ranges, extra, func(g *termGroup) bool {
 			select {
 			case order <- g:
 			case <-stop:
@@ -343,5 +350,36 @@ func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, pr *posting
 		g.fts, g.vls = nil, nil
 	}
 	wg.Wait()
+	if err == errDone {
+		err = nil
+	}
 	return err
+}
+
+// errDone ends a readAhead early, with no error.
+var errDone = errors.New("done")
+
+// run lays out the dictionary from the first term >= from ("" for all of
+// it), until stop, asked before a term where a shard would end, says to
+// end there (nil: to the end).
+func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader, docCount uint64,
+	from string, stop func(term string) bool) error {
+	workers := runtime.GOMAXPROCS(0)
+	extra := rangesBefore(fields, ranges, from)
+	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 64*workers, func(g *termGroup) error {
+		for _, vl := range g.vls {
+			l.vlists[vl.first] = append(l.vlists[vl.first], vl)
+		}
+		if len(g.fts) == 0 {
+			return nil // every document of this term is deleted
+		}
+		if stop != nil && l.boundary() && stop(g.term) {
+			return errDone
+		}
+		return l.addTerm(g.fts)
+	})
+	if err != nil {
+		return err
+	}
+	return l.flushShard()
 }

@@ -130,8 +130,12 @@
   };
   root.errdocsSearch = receiver;
 
+  // d/, p/ and h/ files are named by the hash of their content (HASHED);
+  // the others by key and a hash their parent gives (names).
+  var HASHED = /^[dhp]\/[0-9a-f]{12}$/;
   function fileOf(key) {
     if (key === "entry") return "manifest.js";
+    if (HASHED.test(key)) return key + ".js";
     var h = names[key];
     if (!h) throw new Error("errdocs: no file name for chunk " + key);
     return key + "." + h + ".js";
@@ -142,11 +146,10 @@
     if (key === "entry") names.manifest = data;
     else if (key === "manifest") {
       for (k in data.names) names[k] = data.names[k];
-      for (var i = 0; i < data.shards.length; i++) names[shardKey(i)] = data.dh.substr(8 * i, 8);
     } else if (c === "t") {
       var kind = key.charAt(2), g = parseInt(key.slice(3), 10), per = manifest.options.tablePer;
       for (var j = 0; 8 * j < data.length; j++) names[kind + "/" + pad(g * per + j)] = data.substr(8 * j, 8);
-    } else if ((c === "d" || c === "f") && data && data.n) {
+    } else if (c === "f" && data && data.n) {
       for (k in data.n) names[k] = data.n[k];
     }
   }
@@ -188,20 +191,24 @@
   };
 
   var shardCache = Object.create(null); // shard index -> Map(term -> [fieldEntry])
-  function decodeShard(data) {
+  function decodeShard(data, key) {
     var terms = data.t, r = new Reader(data.e), map = new Map();
+    map.key = key;
+    // the shard's postings files, 12 hex digits of hash each
+    map.p = data.p || "";
     for (var i = 0; i < terms.length; i++) {
       var nf = r.u(), list = [];
       for (var j = 0; j < nf; j++) {
         var fe = { field: r.u(), df: r.u(), n: r.u(), inline: null, blocks: null };
         list.push(fe);
-        decodeFieldRest(r, fe);
+        decodeFieldRest(r, fe, map);
       }
       map.set(terms[i], list);
     }
     map.x = data.x || null;
     return map;
   }
+  function shardFile(kind, hashes, i) { return kind + "/" + hashes.substr(12 * i, 12); }
   // Prefix list of word w in field fi, stored with the expansion's first
   // term t0 (FORMAT.md "Prefix lists"), or null.
   function prefixEntry(w, fi, t0) {
@@ -211,13 +218,13 @@
     var r = new Reader(raw);
     while (r.p < raw.length) {
       var fe = { field: r.u(), nTerms: r.u(), n: r.u(), inline: null, blocks: null, virtual: true };
-      decodeFieldRest(r, fe);
+      decodeFieldRest(r, fe, m);
       if (fe.field === fi) return fe;
     }
     return null;
   }
   function f32bits(bits) { u32[0] = bits; return f32[0]; }
-  function decodeFieldRest(r, fe) {
+  function decodeFieldRest(r, fe, sh) {
     var vt = !!fe.virtual;
     if (!vt && fe.n <= manifest.options.inlineMax) {
       var docs = new Int32Array(fe.n), imp = new Float64Array(fe.n), prev = 0;
@@ -231,9 +238,10 @@
     }
     var nb = r.u(), file = r.u(), off = r.u(), prevLast = 0, blocks = [];
     if (r.u() === 1) {
-      var hf = r.u(), ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
+      var ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
       var himp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
-      fe.head = { key: "h/" + pad(hf), off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
+      // the head is in the shard itself (its "h" string)
+      fe.head = { key: sh.key, off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
     }
     for (var b = 0; b < nb; b++) {
       var fd = r.u();
@@ -242,19 +250,21 @@
       var last = first + r.u();
       var count = r.u(), len = r.u();
       var bimp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
-      blocks.push({ key: "p/" + pad(file), off: off, len: len, first: first, last: last, count: count, imp: bimp, head: false });
+      blocks.push({ key: shardFile("p", sh.p, file), off: off, len: len, first: first, last: last, count: count, imp: bimp, head: false });
       off += len;
       prevLast = last;
     }
     fe.blocks = blocks;
   }
+  // A head block is in its shard's "h" string, a tail block in a p/ file.
+  function blockText(blk) { return blk.head ? store[blk.key].h : store[blk.key]; }
   // Decoded blocks, shared by all searches: {docs: Int32Array, imp:
   // Float64Array of sqrt(freq)*norm}. Decoded once per block.
   var blockCache = new Map();
   function decodedBlock(blk) {
     var id = blk.key + ":" + blk.off, v = blockCache.get(id);
     if (v) return v;
-    var s = store[blk.key], p = blk.off, n = blk.count, prev = blk.first;
+    var s = blockText(blk), p = blk.off, n = blk.count, prev = blk.first;
     var docs = new Int32Array(n), imp = new Float64Array(n);
     for (var i = 0; i < n; i++) {
       var x = 0, mul = 1, c;
@@ -283,7 +293,7 @@
   function decodedVBlock(blk) {
     var id = blk.key + ":" + blk.off, v = blockCache.get(id);
     if (v) return v;
-    var r = new Reader(store[blk.key], blk.off), n = blk.count, prev = blk.first;
+    var r = new Reader(blockText(blk), blk.off), n = blk.count, prev = blk.first;
     var docs = new Int32Array(n), start = new Int32Array(n + 1), ch = [], imp = [];
     for (var i = 0; i < n; i++) {
       prev += r.u(); docs[i] = prev;
@@ -323,13 +333,13 @@
     }
     return ans;
   }
-  function shardKey(i) { return "d/" + pad(i); }
+  function shardKey(i) { return shardFile("d", manifest.dh, i); }
   function pad(i) { var s = String(i); while (s.length < 4) s = "0" + s; return s; }
   function loadShards(idxs) {
     var uniq = [];
     idxs.forEach(function (i) { if (uniq.indexOf(i) < 0 && !shardCache[i]) uniq.push(i); });
     return getAll(uniq.map(shardKey)).then(function (datas) {
-      datas.forEach(function (d, j) { if (!shardCache[uniq[j]]) shardCache[uniq[j]] = decodeShard(d); });
+      datas.forEach(function (d, j) { if (!shardCache[uniq[j]]) shardCache[uniq[j]] = decodeShard(d, shardKey(uniq[j])); });
     });
   }
   function entryFor(term, field) {
@@ -913,7 +923,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 3) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 4) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;

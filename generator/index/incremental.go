@@ -1,0 +1,448 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// An incremental export re-encodes only the dictionary shards (with their
+// postings files) and the doc data files that the records changed since
+// the previous export touch, and keeps every other file of that export.
+// Its output is byte-identical to a whole export of the same index: a
+// shard's bytes depend on its terms alone (layout.go), and the re-encoded
+// run of shards ends where a shard boundary falls where one fell before.
+//
+// It applies when the set of records and their order are the same as at
+// the previous export (the doc numbers are then the same): records changed
+// in place, as a daily rebuild mostly sees. A record added or removed, or
+// one whose family or date moved it, renumbers the records after it, and
+// the export is made whole.
+//
+// Which shards a changed record touches: those holding its old terms (each
+// shard keeps the set of docs with a posting in it), those holding its new
+// terms (analyzed as bleve analyzed them), and those holding the prefix
+// lists of its new terms' prefixes.
+
+// exportState is what an export leaves for the next one.
+type exportState struct {
+	Version   int
+	Options   [32]byte // ExportOptions and the mapping
+	Marker    string   // the published site's build marker (set on save)
+	Index     [32]byte // the records indexed (sideKey) when exported
+	DocCount  uint64
+	Numbering [32]byte // ids and sort keys in doc number order
+	Shards    []shardOut
+	RHashes   []string // doc data files r/NNNN
+	MHashes   []string // pattern files m/NNNN
+	Unusable  []uint64 // docs whose messagePattern the client cannot run
+}
+
+const (
+	exportStateVersion = 1
+	exportStateFile    = "export.gob"
+	// maxIncremental bounds the changed records of an incremental export;
+	// beyond it a whole export is about as fast.
+	maxIncremental = 2000
+)
+
+func (s *exportState) rFile(dir string, f int) string {
+	return fmt.Sprintf("%s/r/%04d.%s.js", dir, f, s.RHashes[f])
+}
+
+func (s *exportState) mFile(dir string, f int) string {
+	return fmt.Sprintf("%s/m/%04d.%s.js", dir, f, s.MHashes[f])
+}
+
+func (s *exportState) unusable(doc int) bool {
+	return doc/64 < len(s.Unusable) && s.Unusable[doc/64]&(1<<(doc%64)) != 0
+}
+
+// optionsKey fingerprints what shapes the export besides the index.
+func optionsKey(o ExportOptions) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d %s %d %d %d %d %d %d %d %d %d %t %s %v",
+		FormatVersion, o.Dir, o.DictShardBytes, o.PostingFileBytes, o.DocsPerFile, o.PatternsPerFile,
+		o.BlockSize, o.HeadSize, o.HeadMin, o.SnippetRunes, o.InlineMax, o.Pattern != nil, mappingVersion, Fields)
+	fmt.Fprintf(h, " %d %d %d", o.FilterFileBytes, PrefixListMin, PrefixListMaxRunes)
+	return [32]byte(h.Sum(nil))
+}
+
+// numberingKey fingerprints the doc numbering.
+func numberingKey(ids, sortKeys []string) [32]byte {
+	h := sha256.New()
+	var n [8]byte
+	for i := range ids {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(ids[i])))
+		h.Write(n[:])
+		h.Write([]byte(ids[i]))
+		binary.LittleEndian.PutUint64(n[:], uint64(len(sortKeys[i])))
+		h.Write(n[:])
+		h.Write([]byte(sortKeys[i]))
+	}
+	return [32]byte(h.Sum(nil))
+}
+
+// sideKey fingerprints the records the index holds: ids and content hashes.
+func sideKey(side map[string]sideEntry) [32]byte {
+	ids := make([]string, 0, len(side))
+	for id := range side {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	h := sha256.New()
+	var n [8]byte
+	for _, id := range ids {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(id)))
+		h.Write(n[:])
+		h.Write([]byte(id))
+		e := side[id]
+		h.Write(e.Hash[:])
+	}
+	return [32]byte(h.Sum(nil))
+}
+
+func (ix *Index) sideKey() [32]byte { return sideKey(ix.side) }
+
+// SaveExportState keeps what the last Export left for the next one, once
+// its files are published in the site whose build marker is marker.
+func (ix *Index) SaveExportState(marker string) error {
+	if ix.pending == nil {
+		err := os.Remove(filepath.Join(ix.dir, exportStateFile))
+		if errors.Is(err, os.ErrNotExist) {
+			err = nil
+		}
+		return err
+	}
+	s := *ix.pending
+	return saveExportState(ix.dir, &s, marker)
+}
+
+func saveExportState(dir string, s *exportState, marker string) error {
+	path := filepath.Join(dir, exportStateFile)
+	s.Marker = marker
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(f).Encode(s); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// MoveExportState carries the state of the export published in the site
+// marked from over to the site marked to, when a build kept that export
+// whole (the index in dir was not opened).
+func MoveExportState(dir, from, to string) error {
+	s, err := loadExportState(dir)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && s.Marker != from) {
+		return nil // nothing to carry: the next export is made whole
+	}
+	if err != nil {
+		return err
+	}
+	s.Marker = ""
+	return saveExportState(dir, s, to)
+}
+
+func (ix *Index) loadExportState() (*exportState, error) { return loadExportState(ix.dir) }
+
+func loadExportState(dir string) (*exportState, error) {
+	f, err := os.Open(filepath.Join(dir, exportStateFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var s exportState
+	if err := gob.NewDecoder(f).Decode(&s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// incremental is the plan of an incremental export.
+type incremental struct {
+	prev     *exportState
+	opts     ExportOptions
+	changed  []uint32 // doc numbers
+	affected []bool   // by previous shard
+	nDocs    int
+}
+
+// planIncremental returns the plan of an incremental export, or nil when
+// the export must be made whole.
+func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string) *incremental {
+	if opts.Keep == nil || opts.Has == nil || ix.touched == nil || ix.restructured {
+		return nil
+	}
+	prev, err := ix.loadExportState()
+	if err != nil || prev.Version != next.Version || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
+		prev.Index != ix.openKey || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
+		return nil
+	}
+	if len(ix.touched) > maxIncremental {
+		return nil
+	}
+	num := make(map[string]uint32, len(ix.touched))
+	for i, id := range ids {
+		if _, ok := ix.touched[id]; ok {
+			num[id] = uint32(i)
+		}
+	}
+	if len(num) != len(ix.touched) {
+		return nil
+	}
+	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids)}
+	for _, n := range num {
+		inc.changed = append(inc.changed, n)
+	}
+	slices.Sort(inc.changed)
+	firsts := make([]string, len(prev.Shards))
+	for i, sh := range prev.Shards {
+		firsts[i] = sh.First
+	}
+	shardOf := func(term string) int {
+		// the last shard whose first term is <= term (the first shard for
+		// a term before all of them)
+		i := sort.SearchStrings(firsts, term)
+		if i < len(firsts) && firsts[i] == term {
+			return i
+		}
+		return max(i-1, 0)
+	}
+	// Shards with an old posting of a changed doc.
+	for i := range prev.Shards {
+		for _, d := range inc.changed {
+			if prev.Shards[i].has(d) {
+				inc.affected[i] = true
+				break
+			}
+		}
+	}
+	// Shards of the new terms, and of the prefix lists over them: from the
+	// shard where the prefix would sort to the term's.
+	for _, perField := range ix.touched {
+		for _, terms := range perField {
+			for _, t := range terms {
+				to := shardOf(t)
+				from := to
+				if p, ok := runePrefix(t, PrefixListMinRunes); ok {
+					from = shardOf(p)
+				}
+				for i := from; i <= to; i++ {
+					inc.affected[i] = true
+				}
+			}
+		}
+	}
+	// Every file kept must be in the published site as written.
+	for i, sh := range prev.Shards {
+		if inc.affected[i] {
+			continue
+		}
+		for _, rel := range sh.Files {
+			if !opts.Has(rel) {
+				return nil
+			}
+		}
+	}
+	for f := range prev.RHashes {
+		if !opts.Has(prev.rFile(opts.Dir, f)) {
+			return nil
+		}
+	}
+	for f := range prev.MHashes {
+		if !opts.Has(prev.mFile(opts.Dir, f)) {
+			return nil
+		}
+	}
+	return inc
+}
+
+// keep keeps a content-named file of the previous export, once: two
+// shards can hold a file of the same bytes, and a re-encoded shard can
+// write one that a kept shard holds.
+func (w *exportWriter) keep(rel string, keep func(string) bool) error {
+	if _, ok := w.seen[rel]; ok {
+		return nil
+	}
+	if !keep(rel) {
+		// Has said it was there a moment ago.
+		return fmt.Errorf("index: %s of the previous export changed during the build; build again", rel)
+	}
+	if w.seen == nil {
+		w.seen = map[string][32]byte{}
+	}
+	w.seen[rel] = keptFile
+	w.st.Kept++
+	return nil
+}
+
+// keptFile marks a file kept, not written, in exportWriter.seen.
+var keptFile = [32]byte{}
+
+// keepFiles says, for each doc data (or pattern) file of per records,
+// whether it is kept from the previous export (none of its records
+// changed), and keeps those. nil inc keeps none.
+func (inc *incremental) keepFiles(per, nDocs int, rel func(f int) string, st *ExportStats) []bool {
+	n := (nDocs + per - 1) / per
+	keep := make([]bool, n)
+	if inc == nil {
+		return keep
+	}
+	for f := range keep {
+		keep[f] = true
+	}
+	for _, d := range inc.changed {
+		keep[int(d)/per] = false
+	}
+	for f := range keep {
+		if keep[f] && !inc.opts.Keep(rel(f)) {
+			keep[f] = false
+		}
+		if keep[f] {
+			st.Kept++
+		}
+	}
+	return keep
+}
+
+// shards re-encodes the runs of affected shards and keeps the others.
+func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader,
+	docCount uint64, w *exportWriter, st *ExportStats) ([]shardOut, error) {
+	old := inc.prev.Shards
+	firstIdx := make(map[string]int, len(old))
+	for i, sh := range old {
+		firstIdx[sh.First] = i
+	}
+	var out []shardOut
+	for i := 0; i < len(old); {
+		if !inc.affected[i] {
+			for _, rel := range old[i].Files {
+				if err := w.keep(rel, inc.opts.Keep); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, old[i])
+			i++
+			continue
+		}
+		// A run from shard i: it ends before the first term of a shard
+		// that is not affected, where a boundary falls as before.
+		from := old[i].First
+		if i == 0 {
+			from = ""
+		}
+		next := len(old)
+		stop := func(term string) bool {
+			k, ok := firstIdx[term]
+			if ok && k > i && !inc.affected[k] {
+				next = k
+				return true
+			}
+			return false
+		}
+		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
+		if err := lw.run(fields, ranges, pr, docCount, from, stop); err != nil {
+			return nil, err
+		}
+		out = append(out, lw.shards...)
+		i = next
+	}
+	return out, nil
+}
+
+// noteTerms records, for an incremental export, the terms bleve will
+// index for a record: per field, as the export writes them.
+func (ix *Index) noteTerms(id string, doc map[string]interface{}) {
+	if ix.touched == nil || len(ix.touched) > maxIncremental {
+		return
+	}
+	m := ix.bleve.Mapping()
+	perField := make([][]string, len(Fields))
+	for fi, f := range Fields {
+		a := m.AnalyzerNamed(f.Analyzer)
+		if a == nil {
+			ix.touched = nil // cannot tell: no incremental export
+			return
+		}
+		var texts []string
+		switch v := doc[f.Name].(type) {
+		case string:
+			texts = []string{v}
+		case []interface{}:
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					texts = append(texts, s)
+				}
+			}
+		}
+		seen := map[string]bool{}
+		for _, text := range texts {
+			for _, tok := range a.Analyze([]byte(text)) {
+				t := validUTF8PerByte(string(tok.Term))
+				if !seen[t] {
+					seen[t] = true
+					perField[fi] = append(perField[fi], t)
+				}
+			}
+		}
+	}
+	ix.touched[id] = perField
+}
+
+// the terms of a dictionary position onwards, for a run of shards
+func fieldsFrom(fields [][]dictTerm, from string) [][]dictTerm {
+	if from == "" {
+		return fields
+	}
+	out := make([][]dictTerm, len(fields))
+	for fi, list := range fields {
+		i := sort.Search(len(list), func(i int) bool { return list[i].term >= from })
+		out[fi] = list[i:]
+	}
+	return out
+}
+
+// rangesBefore lists the prefix ranges that begin before from and reach
+// it: a run of shards starting at from builds their lists, since their
+// first term with live postings may be from on.
+func rangesBefore(fields [][]dictTerm, ranges map[string][]prefixRange, from string) []prefixRange {
+	if from == "" {
+		return nil
+	}
+	var extra []prefixRange
+	for fi, list := range fields {
+		i := sort.Search(len(list), func(i int) bool { return list[i].term >= from })
+		if i == 0 || i == len(list) {
+			continue
+		}
+		p, ok := runePrefix(list[i].term, PrefixListMinRunes)
+		if !ok || !strings.HasPrefix(list[i-1].term, p) {
+			continue
+		}
+		j := i - 1
+		for j > 0 && strings.HasPrefix(list[j-1].term, p) {
+			j--
+		}
+		for _, rg := range ranges[list[j].term] {
+			if rg.field == fi && rg.prefix == p {
+				extra = append(extra, rg)
+			}
+		}
+	}
+	return extra
+}
