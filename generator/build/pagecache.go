@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -49,12 +50,133 @@ type cacheEntry struct {
 }
 
 type pageCache struct {
-	Entries  map[string]cacheEntry
+	Entries  entryMap
 	Unusable int               // message patterns the last export could not use
 	Marker   write.Fingerprint // the site's marker when the cache was saved
 	// Indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
 	Indexed map[string][32]byte
+}
+
+// entryMap is the cache's entries, one per file of the site. It has a
+// compact form of its own inside the gob: gob's reflection over a hundred
+// thousand entries took most of the time of loading and saving the cache.
+type entryMap map[string]cacheEntry
+
+const entryMapVersion = 1
+
+// GobEncode writes the entries sorted by path, so the same entries always
+// make the same bytes; the paths are written as their length and what
+// follows the previous path's common prefix.
+func (m entryMap) GobEncode() ([]byte, error) {
+	rels := make([]string, 0, len(m))
+	for rel := range m {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	b := make([]byte, 0, 64*len(m)+16)
+	b = binary.AppendUvarint(b, entryMapVersion)
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	prevRel := ""
+	for _, rel := range rels {
+		e := m[rel]
+		common := 0
+		for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
+			common++
+		}
+		b = binary.AppendUvarint(b, uint64(common))
+		str(rel[common:])
+		prevRel = rel
+		b = append(b, e.Kind)
+		b = append(b, e.Key[:]...)
+		str(e.Group)
+		b = binary.AppendVarint(b, e.Print.Size)
+		b = binary.AppendVarint(b, e.Print.ModTime)
+		b = binary.AppendUvarint(b, e.Print.Ino)
+	}
+	return b, nil
+}
+
+var errBadPageCache = errors.New("page cache: bad entries")
+
+func (m *entryMap) GobDecode(b []byte) error {
+	var err error
+	num := func() uint64 {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			err = errBadPageCache
+			return 0
+		}
+		b = b[k:]
+		return v
+	}
+	snum := func() int64 {
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			err = errBadPageCache
+			return 0
+		}
+		b = b[k:]
+		return v
+	}
+	raw := func() []byte {
+		n := num()
+		if err != nil || n > uint64(len(b)) {
+			err = errBadPageCache
+			return nil
+		}
+		v := b[:n]
+		b = b[n:]
+		return v
+	}
+	if num() != entryMapVersion || err != nil {
+		return errBadPageCache
+	}
+	n := num()
+	if err != nil || n > uint64(len(b)) {
+		return errBadPageCache
+	}
+	out := make(entryMap, n)
+	groups := map[string]string{}
+	var rel []byte // the previous path, then this one
+	for ; n > 0; n-- {
+		common := num()
+		if err != nil || common > uint64(len(rel)) {
+			return errBadPageCache
+		}
+		rel = append(rel[:common], raw()...)
+		if err != nil || len(b) < 1+len(Key{}) {
+			return errBadPageCache
+		}
+		var e cacheEntry
+		e.Kind = b[0]
+		copy(e.Key[:], b[1:])
+		b = b[1+len(Key{}):]
+		if g := raw(); len(g) > 0 {
+			gs, ok := groups[string(g)]
+			if !ok {
+				gs = string(g)
+				groups[gs] = gs
+			}
+			e.Group = gs
+		}
+		e.Print.Size = snum()
+		e.Print.ModTime = snum()
+		e.Print.Ino = num()
+		if err != nil {
+			return err
+		}
+		out[string(rel)] = e
+	}
+	if len(b) != 0 {
+		return errBadPageCache
+	}
+	*m = out
+	return nil
 }
 
 // files lists every file of the site the cache describes.
@@ -85,41 +207,36 @@ func hexKey(b []byte) string {
 }
 
 // loadPageCache reads the page cache of an output folder; a missing or
-// unreadable one is empty.
-func loadPageCache(path string) *pageCache {
+// unreadable one is empty. It returns the file's bytes too, so that a
+// build that changes nothing need not write the same cache again.
+func loadPageCache(path string) (*pageCache, []byte) {
 	pc := &pageCache{Entries: map[string]cacheEntry{}}
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return pc
+		return pc, nil
 	}
-	defer f.Close()
 	var got pageCache
-	if err := gob.NewDecoder(f).Decode(&got); err != nil || got.Entries == nil {
-		return pc
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&got); err != nil || got.Entries == nil {
+		return pc, nil
 	}
-	return &got
+	return &got, data
 }
 
 // savePageCache writes the cache atomically (a temp file renamed), so a
-// killed build never leaves a half-written one.
-func savePageCache(path string, pc *pageCache) error {
+// killed build never leaves a half-written one. A cache whose bytes are
+// those of the file (old) is not written again.
+func savePageCache(path string, pc *pageCache, old []byte) error {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(pc); err != nil {
+		return err
+	}
+	if old != nil && bytes.Equal(b.Bytes(), old) {
+		return nil
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pages-")
-	if err != nil {
-		return err
-	}
-	if err := gob.NewEncoder(tmp).Encode(pc); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeAtomic(path, b.Bytes())
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
@@ -198,12 +315,9 @@ func (h *hasher) key() Key {
 // globalKey hashes what every file depends on.
 func globalKey(c *Config, assets map[string]string) (Key, error) {
 	h := newHasher(Key{})
-	exe, err := os.Executable()
+	bin, err := binaryHash()
 	if err == nil {
-		var data []byte
-		if data, err = os.ReadFile(exe); err == nil {
-			h.bytes(data)
-		}
+		h.bytes(bin[:])
 	}
 	if err != nil {
 		// Without its own binary to hash, a build cannot tell whether the
@@ -239,22 +353,29 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 }
 
 // recordKey hashes what one record page is made from: the record, its
-// canonical record and its related records as listed.
+// canonical record and its related records as listed. It writes the same
+// fields as a hasher would, into one buffer hashed at once.
 func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
-	h := newHasher(global)
-	h.bytes(raw[:])
-	c := s.Canonical(i)
-	h.str(s.Summaries[c].Path())
+	var arr [512]byte
+	b := append(arr[:0], global[:]...)
+	b = binary.AppendVarint(b, int64(len(raw)))
+	b = append(b, raw[:]...)
+	c := &s.Summaries[s.Canonical(i)]
+	b = binary.AppendUvarint(b, uint64(len(c.Repo)+len(c.Slug)+2))
+	b = append(append(append(append(b, c.Repo...), '/'), c.Slug...), '/')
 	if s.Summaries[i].Thin() {
-		h.num(1)
+		b = binary.AppendVarint(b, 1)
 	} else {
-		h.num(0)
+		b = binary.AppendVarint(b, 0)
 	}
 	for _, j := range s.Related(i) {
 		sum := s.Sum(j)
-		h.h.Write(sum[:])
+		b = append(b, sum[:]...)
 	}
-	return h.key()
+	full := sha256.Sum256(b)
+	var k Key
+	copy(k[:], full[:])
+	return k
 }
 
 // datasetKey hashes the whole dataset as the binding pages and the search

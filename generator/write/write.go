@@ -234,12 +234,33 @@ func (s *Site) keep(rel string, fp Fingerprint) {
 // file it would write now is the one written then. It reports whether the
 // file was kept; when not, the caller writes the file as usual.
 func (s *Site) Reuse(rel string, want Fingerprint) bool {
-	if !s.Unchanged(rel, want) || s.claim(rel) != nil {
+	if !s.Unchanged(rel, want) {
 		return false
 	}
+	// One lock claims the path and keeps the file (claim and keep, with
+	// the path checked by Unchanged): a rebuild calls this for every page.
+	s.mu.Lock()
+	if s.done || s.files[rel] {
+		s.mu.Unlock()
+		return false
+	}
+	s.files[rel] = true
+	s.prints[rel] = want
+	s.mu.Unlock()
+	s.kept.Add(1)
 	s.bytes.Add(want.Size)
-	s.keep(rel, want)
 	return true
+}
+
+// Expect tells the site how many files it will hold, to size its tables
+// once instead of growing them file by file.
+func (s *Site) Expect(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.files) == 0 && n > 0 {
+		s.files = make(map[string]bool, n)
+		s.prints = make(map[string]Fingerprint, n)
+	}
 }
 
 // Unchanged reports whether the previous site's file at rel still has the
