@@ -55,7 +55,7 @@ type pageCache struct {
 	Marker   write.Fingerprint // the site's marker when the cache was saved
 	// Indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
-	Indexed map[string][32]byte
+	Indexed indexedMap
 }
 
 // entryMap is the cache's entries, one per file of the site. It has a
@@ -171,6 +171,58 @@ func (m *entryMap) GobDecode(b []byte) error {
 			return err
 		}
 		out[string(rel)] = e
+	}
+	if len(b) != 0 {
+		return errBadPageCache
+	}
+	*m = out
+	return nil
+}
+
+// indexedMap is pageCache.Indexed with a compact form inside the gob, like
+// entryMap's, in sorted order.
+type indexedMap map[string][32]byte
+
+func (m indexedMap) GobEncode() ([]byte, error) {
+	if m == nil {
+		return []byte{0}, nil
+	}
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	b := make([]byte, 0, 52*len(m)+16)
+	b = binary.AppendUvarint(b, 1+uint64(len(m)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(len(id)))
+		b = append(b, id...)
+		h := m[id]
+		b = append(b, h[:]...)
+	}
+	return b, nil
+}
+
+func (m *indexedMap) GobDecode(b []byte) error {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return errBadPageCache
+	}
+	b = b[k:]
+	if n == 0 {
+		*m = nil
+		return nil
+	}
+	out := make(indexedMap, n-1)
+	for n--; n > 0; n-- {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) || len(b)-k-int(l) < 32 {
+			return errBadPageCache
+		}
+		id := string(b[k : k+int(l)])
+		b = b[k+int(l):]
+		out[id] = [32]byte(b[:32])
+		b = b[32:]
 	}
 	if len(b) != 0 {
 		return errBadPageCache

@@ -44,7 +44,7 @@ func TestRecordKeyAsHasher(t *testing.T) {
 }
 
 func TestPageCacheForm(t *testing.T) {
-	pc := &pageCache{Entries: entryMap{}, Indexed: map[string][32]byte{}, Unusable: 3, Marker: write.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: write.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
 	for i := 0; i < 500; i++ {
 		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: Key{byte(i), 9},
 			Group: fmt.Sprintf("tags/t%d/", i%3), Print: write.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
@@ -58,10 +58,8 @@ func TestPageCacheForm(t *testing.T) {
 		return b.Bytes()
 	}
 	data := enc(pc)
-	e1, _ := pc.Entries.GobEncode()
-	e2, _ := pc.Entries.GobEncode()
-	if !bytes.Equal(e1, e2) {
-		t.Error("the same entries encode to other bytes")
+	if !bytes.Equal(enc(pc), data) {
+		t.Error("the same cache encodes to other bytes")
 	}
 	var got pageCache
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&got); err != nil {
@@ -75,6 +73,13 @@ func TestPageCacheForm(t *testing.T) {
 	for n := 0; n < len(form); n += 97 {
 		if m.GobDecode(form[:n]) == nil {
 			t.Errorf("entries cut at %d bytes decoded", n)
+		}
+	}
+	var ix indexedMap
+	form, _ = pc.Indexed.GobEncode()
+	for n := 0; n < len(form); n += 41 {
+		if ix.GobDecode(form[:n]) == nil {
+			t.Errorf("index hashes cut at %d bytes decoded", n)
 		}
 	}
 }
