@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -275,9 +276,13 @@ func loadPageCache(path string) (*pageCache, []byte) {
 }
 
 // savePageCache writes the cache atomically (a temp file renamed), so a
-// killed build never leaves a half-written one. A cache whose bytes are
-// those of the file (old) is not written again.
-func savePageCache(path string, pc *pageCache, old []byte) error {
+// killed build never leaves a half-written one. A cache equal to the one
+// the file holds (prev, decoded from the file's bytes old) or whose bytes
+// are old is not written again.
+func savePageCache(path string, pc, prev *pageCache, old []byte) error {
+	if old != nil && samePageCache(pc, prev) {
+		return nil
+	}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(pc); err != nil {
 		return err
@@ -289,6 +294,24 @@ func savePageCache(path string, pc *pageCache, old []byte) error {
 		return err
 	}
 	return writeAtomic(path, b.Bytes())
+}
+
+// samePageCache reports whether two caches are equal: their large tables
+// compared directly, the rest through gob (so that a field added later
+// counts too; should its form not be deterministic, the caches just
+// compare unequal).
+func samePageCache(a, b *pageCache) bool {
+	if (a.Entries == nil) != (b.Entries == nil) || (a.Indexed == nil) != (b.Indexed == nil) ||
+		!maps.Equal(a.Entries, b.Entries) || !maps.Equal(a.Indexed, b.Indexed) {
+		return false
+	}
+	ra, rb := *a, *b
+	ra.Entries, rb.Entries, ra.Indexed, rb.Indexed = nil, nil, nil, nil
+	var ba, bb bytes.Buffer
+	if gob.NewEncoder(&ba).Encode(&ra) != nil || gob.NewEncoder(&bb).Encode(&rb) != nil {
+		return false
+	}
+	return bytes.Equal(ba.Bytes(), bb.Bytes())
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
@@ -314,19 +337,12 @@ func (pc *pageCache) reuseAll(out *write.Site, kind uint8, key Key) bool {
 		return false
 	}
 	sort.Strings(paths)
-	// All or nothing: check every file before keeping any, since a kind
-	// that is made again writes all of its files.
-	for _, rel := range paths {
-		if !out.Unchanged(rel, pc.Entries[rel].Print) {
-			return false
-		}
+	// All or nothing: a kind that is made again writes all of its files.
+	prints := make([]write.Fingerprint, len(paths))
+	for k, rel := range paths {
+		prints[k] = pc.Entries[rel].Print
 	}
-	for _, rel := range paths {
-		if !out.Reuse(rel, pc.Entries[rel].Print) {
-			return false
-		}
-	}
-	return true
+	return out.ReuseAll(paths, prints)
 }
 
 // hasher builds a key from length-prefixed fields, so that two different
@@ -474,16 +490,18 @@ func (lc *listingCache) Keep(base string, k render.Key) bool {
 	if len(paths) == 0 {
 		return false
 	}
-	for _, rel := range paths {
+	prints := make([]write.Fingerprint, len(paths))
+	for k, rel := range paths {
 		e := lc.prev.Entries[rel]
-		if e.Key != key || !lc.out.Unchanged(rel, e.Print) {
+		if e.Key != key {
 			return false
 		}
+		prints[k] = e.Print
+	}
+	if !lc.out.ReuseAll(paths, prints) {
+		return false
 	}
 	for _, rel := range paths {
-		if !lc.out.Reuse(rel, lc.prev.Entries[rel].Print) {
-			return false
-		}
 		lc.note(rel, lc.prev.Entries[rel])
 	}
 	return true

@@ -83,3 +83,26 @@ func TestPageCacheForm(t *testing.T) {
 		}
 	}
 }
+
+func TestSamePageCache(t *testing.T) {
+	mk := func() *pageCache {
+		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: Key{1}}}, Indexed: indexedMap{"x": {2}}, Unusable: 1}
+	}
+	if !samePageCache(mk(), mk()) {
+		t.Error("equal caches compare unequal")
+	}
+	for name, change := range map[string]func(*pageCache){
+		"entry":    func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{2}} },
+		"entries":  func(p *pageCache) { p.Entries["b"] = cacheEntry{} },
+		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },
+		"nil":      func(p *pageCache) { p.Indexed = nil },
+		"unusable": func(p *pageCache) { p.Unusable = 2 },
+		"marker":   func(p *pageCache) { p.Marker.Ino = 9 },
+	} {
+		b := mk()
+		change(b)
+		if samePageCache(mk(), b) {
+			t.Errorf("caches differing in %s compare equal", name)
+		}
+	}
+}

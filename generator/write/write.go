@@ -252,6 +252,42 @@ func (s *Site) Reuse(rel string, want Fingerprint) bool {
 	return true
 }
 
+// ReuseAll keeps the previous site's files at rels (with fingerprints
+// wants, one each) when every one of them is still as wanted; it keeps
+// none otherwise, and reports whether it kept them. Each file is looked at
+// once.
+func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
+	if len(rels) != len(wants) {
+		return false
+	}
+	for k, rel := range rels {
+		if !s.Unchanged(rel, wants[k]) {
+			return false
+		}
+	}
+	s.mu.Lock()
+	if s.done {
+		s.mu.Unlock()
+		return false
+	}
+	for _, rel := range rels {
+		if s.files[rel] {
+			s.mu.Unlock()
+			return false
+		}
+	}
+	var size int64
+	for k, rel := range rels {
+		s.files[rel] = true
+		s.prints[rel] = wants[k]
+		size += wants[k].Size
+	}
+	s.mu.Unlock()
+	s.kept.Add(int64(len(rels)))
+	s.bytes.Add(size)
+	return true
+}
+
 // Expect tells the site how many files it will hold, to size its tables
 // once instead of growing them file by file.
 func (s *Site) Expect(n int) {
