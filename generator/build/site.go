@@ -38,6 +38,18 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		return rep, err
 	}
 	defer closeRejects()
+	// The page cache is read and decoded while the records are read: it
+	// depends on nothing they give.
+	pcPath := pageCachePath(c.CacheDir, c.Out)
+	type loadedCache struct {
+		pc   *pageCache
+		data []byte
+	}
+	pcLoaded := make(chan loadedCache, 1)
+	go func() {
+		pc, data := loadPageCache(pcPath)
+		pcLoaded <- loadedCache{pc, data}
+	}()
 	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
 	if err != nil {
 		return rep, err
@@ -85,11 +97,10 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	timer.done("setup")
 
 	global, gerr := globalKey(&c, assets)
-	pcPath := pageCachePath(c.CacheDir, c.Out)
 	prev := &pageCache{Entries: map[string]cacheEntry{}}
 	var prevBytes []byte
-	if gerr == nil {
-		prev, prevBytes = loadPageCache(pcPath)
+	if lc := <-pcLoaded; gerr == nil {
+		prev, prevBytes = lc.pc, lc.data
 	}
 	// The cache describes the site only if no other build changed it since.
 	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
