@@ -192,7 +192,7 @@ func decodeCachedFile(b []byte) (*cachedFile, error) {
 		case 1:
 			r.id = string(bytesOf())
 			np := num()
-			if err != nil || np > len(b) {
+			if err != nil || np == 0 || np > len(b) {
 				return nil, errBadEntry
 			}
 			r.problems = make([]validate.Problem, np)
