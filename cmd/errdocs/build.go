@@ -143,6 +143,9 @@ func printStats(w io.Writer, rep *build.Report) {
 		fmt.Fprintf(w, "%-14s %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), share)
 	}
 	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
+	if rep.Cached > 0 {
+		fmt.Fprintf(w, "%d record files unchanged since cached: not read again\n", rep.Cached)
+	}
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)
 	}

@@ -4,6 +4,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -16,12 +17,14 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/generator/validate"
+	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Config says what to build and how.
@@ -51,6 +54,7 @@ type Config struct {
 // Report says what a run did.
 type Report struct {
 	Files      int    // files read
+	Cached     int    // record files whose records came from the read cache, unread
 	Read       int    // records read
 	Built      int    // record pages built
 	Reused     int    // record pages kept from the previous build unrendered
@@ -120,23 +124,30 @@ type dataset struct {
 }
 
 // load reads and validates every record, reporting problems as it goes.
-func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
+// With a read cache (rc, may be nil), files that did not change since they
+// were cached are not read: their records are taken from the cache.
+func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
 	ds := &dataset{fileID: map[string]int32{}, byLoc: map[loc]int32{}, byID: map[string]int32{}}
 	set := validate.NewSet()
 	files := map[string]bool{}
+	rl := &rejectLog{w: rejects}
 
 	// Records are validated in batches on every core; the batches come back
 	// in read order, so uniqueness (first occurrence wins) and the site's
-	// record order stay deterministic.
+	// record order stay deterministic. A file taken from the read cache is
+	// one batch, already done, in its place in the order.
 	type checked struct {
 		it       read.Item
-		rec      record.Record
+		id       string
 		problems []validate.Problem
+		sum      site.Summary
 		raw      [32]byte
 	}
 	type batch struct {
-		items []checked
-		done  chan struct{}
+		items  []checked
+		cached *cachedFile
+		path   string // of the cached file
+		done   chan struct{}
 	}
 	const batchSize = 256
 	queue := make(chan *batch, 4*c.Workers)
@@ -149,13 +160,19 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 			for b := range work {
 				for k := range b.items {
 					ck := &b.items[k]
-					ck.rec, ck.problems = validate.Record(ck.it.Raw)
+					rec, problems := validate.Record(ck.it.Raw)
+					ck.id, ck.problems = rec.ID, problems
+					if len(problems) == 0 {
+						ck.sum = site.Summarize(&rec)
+					}
 					ck.raw = sha256.Sum256(ck.it.Raw)
 				}
 				close(b.done)
 			}
 		}()
 	}
+	// What was read of each file, to cache the files that were not cached.
+	got := map[string]*cachedFile{}
 	var consumeErr error
 	consumed := make(chan struct{})
 	go func() {
@@ -165,11 +182,49 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 			if consumeErr != nil {
 				continue
 			}
+			if f := b.cached; f != nil {
+				for k := range f.records {
+					r := &f.records[k]
+					src := read.Source{File: b.path, Index: r.index, Line: r.line}
+					var err error
+					if r.problems != nil {
+						err = ds.take(c, rep, set, rl, src, r.id, r.problems, nil, r.raw, r.rawJSON, false)
+					} else {
+						// The record's JSON is not at hand: should it be a
+						// duplicate now, the rejects file reads it again.
+						err = ds.take(c, rep, set, rl, src, r.sum.ID, nil, &r.sum, r.raw, nil, true)
+					}
+					if err != nil {
+						consumeErr = err
+						break
+					}
+				}
+				continue
+			}
 			for k := range b.items {
-				if err := ds.take(c, rep, set, &b.items[k].it, &b.items[k].rec, b.items[k].problems, b.items[k].raw, rejects); err != nil {
+				ck := &b.items[k]
+				if err := ds.take(c, rep, set, rl, ck.it.Source, ck.id, ck.problems, &ck.sum, ck.raw, ck.it.Raw, false); err != nil {
 					consumeErr = err
 					break
 				}
+				if rc != nil {
+					f := got[ck.it.Source.File]
+					if f == nil {
+						f = &cachedFile{}
+						got[ck.it.Source.File] = f
+					}
+					cr := cachedRecord{index: ck.it.Source.Index, line: ck.it.Source.Line, raw: ck.raw}
+					if len(ck.problems) > 0 {
+						cr.problems, cr.id, cr.rawJSON = ck.problems, ck.id, bytes.Clone(ck.it.Raw)
+					} else {
+						cr.sum = ck.sum
+					}
+					f.records = append(f.records, cr)
+					if v := ck.it.DatasetVersion; check.UTCTime(v) && v > f.version {
+						f.version = v
+					}
+				}
+				ck.it.Raw = nil // let the file's buffer go
 			}
 		}
 	}()
@@ -181,7 +236,22 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 			cur = &batch{done: make(chan struct{})}
 		}
 	}
-	extras, errs := read.Read(c.Paths, func(it read.Item) error {
+	opts := read.Options{}
+	if rc != nil {
+		opts.Cache = takeFunc{rc, func(path string, v read.Cached) error {
+			f := v.Value.(*cachedFile)
+			rep.Cached++
+			if len(f.records) > 0 {
+				files[path] = true
+			}
+			flush()
+			done := make(chan struct{})
+			close(done)
+			queue <- &batch{cached: f, path: path, done: done}
+			return nil
+		}}
+	}
+	extras, errs := opts.Read(c.Paths, func(it read.Item) error {
 		files[it.Source.File] = true
 		cur.items = append(cur.items, checked{it: it})
 		if len(cur.items) == batchSize {
@@ -197,9 +267,18 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 	if consumeErr != nil {
 		return nil, consumeErr
 	}
+	if err := rl.finish(); err != nil {
+		return nil, err
+	}
 	for _, err := range errs {
 		rep.FileErrors++
 		c.Problem(err.Error())
+	}
+	if rc != nil {
+		// A cache that cannot be saved only costs the next build time.
+		if err := rc.save(got, errs); err != nil {
+			c.Problem("read cache: " + err.Error())
+		}
 	}
 	rep.Files = len(files)
 	if extras != nil {
@@ -210,42 +289,121 @@ func load(c *Config, rep *Report, rejects io.Writer) (*dataset, error) {
 	return ds, nil
 }
 
+// takeFunc is a read cache with the build's own Take.
+type takeFunc struct {
+	*readCache
+	take func(string, read.Cached) error
+}
+
+func (t takeFunc) Take(path string, c read.Cached) error { return t.take(path, c) }
+
 // take adds one validated record to the dataset, or reports it rejected.
-func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, it *read.Item, rec *record.Record,
-	problems []validate.Problem, raw [32]byte, rejects io.Writer) error {
+// problems are the record's own (from validate.Record); sum is its summary
+// when it has none. rawJSON is the record as read, for the rejects file;
+// when it is not at hand (needRaw), the rejects file reads it again.
+func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog, src read.Source, id string,
+	problems []validate.Problem, sum *site.Summary, raw [32]byte, rawJSON []byte, needRaw bool) error {
 	rep.Read++
 	if len(problems) == 0 {
-		problems = set.Add(it.Source, rec)
+		problems = set.Add(src, &record.Record{ID: sum.ID, Repo: sum.Repo, Slug: sum.Slug})
 	}
 	if len(problems) > 0 {
 		rep.Rejected++
-		rj := validate.Reject{Source: it.Source, ID: rec.ID, Problems: problems, Raw: it.Raw}
+		rj := validate.Reject{Source: src, ID: id, Problems: problems, Raw: rawJSON}
 		c.Problem(rj.Error())
-		if rejects != nil {
-			line, err := json.Marshal(rj)
-			if err != nil {
-				return err
-			}
-			if _, err := rejects.Write(append(line, '\n')); err != nil {
-				return fmt.Errorf("rejects file: %w", err)
-			}
-		}
-		return nil
+		return rl.add(rj, raw, needRaw)
 	}
-	fid, ok := ds.fileID[it.Source.File]
+	fid, ok := ds.fileID[src.File]
 	if !ok {
 		fid = int32(len(ds.files))
-		ds.files = append(ds.files, it.Source.File)
-		ds.fileID[it.Source.File] = fid
+		ds.files = append(ds.files, src.File)
+		ds.fileID[src.File] = fid
 	}
-	i := ds.builder.Add(site.Summarize(rec))
-	ds.byLoc[loc{fid, int32(it.Source.Index)}] = i
-	ds.locs = append(ds.locs, loc{fid, int32(it.Source.Index)})
-	ds.byID[rec.ID] = i
+	i := ds.builder.Add(*sum)
+	ds.byLoc[loc{fid, int32(src.Index)}] = i
+	ds.locs = append(ds.locs, loc{fid, int32(src.Index)})
+	ds.byID[sum.ID] = i
 	ds.raws = append(ds.raws, raw)
 	if rep.Read%1000 == 0 {
 		c.Progress("read", rep.Read, 0)
 	}
+	return nil
+}
+
+// rejectLog writes the rejects file. A record taken from the read cache
+// and rejected only now (a duplicate of a record in a file that changed)
+// has no JSON at hand: from it on, lines wait, in order, until finish
+// reads those records again.
+type rejectLog struct {
+	w       io.Writer
+	pending []pendingReject
+}
+
+type pendingReject struct {
+	rj   validate.Reject
+	raw  [32]byte
+	need bool
+}
+
+func (l *rejectLog) add(rj validate.Reject, raw [32]byte, need bool) error {
+	if l.w == nil {
+		return nil
+	}
+	if need || len(l.pending) > 0 {
+		rj.Raw = bytes.Clone(rj.Raw)
+		l.pending = append(l.pending, pendingReject{rj, raw, need})
+		return nil
+	}
+	return l.write(rj)
+}
+
+func (l *rejectLog) write(rj validate.Reject) error {
+	line, err := json.Marshal(rj)
+	if err != nil {
+		return err
+	}
+	if _, err := l.w.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("rejects file: %w", err)
+	}
+	return nil
+}
+
+// finish reads the records that waiting lines lack and writes the lines.
+func (l *rejectLog) finish() error {
+	if len(l.pending) == 0 {
+		return nil
+	}
+	type at struct {
+		file  string
+		index int
+	}
+	want := map[at]*pendingReject{}
+	var paths []string
+	for k := range l.pending {
+		p := &l.pending[k]
+		if p.need {
+			if len(want) == 0 || !slices.Contains(paths, p.rj.Source.File) {
+				paths = append(paths, p.rj.Source.File)
+			}
+			want[at{p.rj.Source.File, p.rj.Source.Index}] = p
+		}
+	}
+	read.Read(paths, func(it read.Item) error {
+		if p := want[at{it.Source.File, it.Source.Index}]; p != nil && sha256.Sum256(it.Raw) == p.raw {
+			p.rj.Raw = bytes.Clone(it.Raw)
+			p.need = false
+		}
+		return nil
+	})
+	for _, p := range l.pending {
+		if p.need {
+			return fmt.Errorf("%s changed during the build; build again", p.rj.Source)
+		}
+		if err := l.write(p.rj); err != nil {
+			return err
+		}
+	}
+	l.pending = nil
 	return nil
 }
 
@@ -324,7 +482,7 @@ func Check(ctx context.Context, c Config) (*Report, error) {
 	}
 	defer closeRejects()
 	start := time.Now()
-	if _, err := load(&c, rep, rejects); err != nil {
+	if _, err := load(&c, rep, rejects, nil); err != nil {
 		return rep, err
 	}
 	rep.Built = rep.Read - rep.Rejected
@@ -347,39 +505,40 @@ func openRejects(path string) (func(), io.Writer, error) {
 }
 
 // parallel runs fn(i) for i in [0, n) on workers goroutines and returns
-// the first error; the others still finish their current item.
+// the first error; the others still finish their current item. Workers
+// take the indexes in runs, so a cheap fn is not swamped by handing out.
 func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
+	const run = 256
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		first error
-		next  = make(chan int)
+		next  atomic.Int64
+		stop  atomic.Bool
 	)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				if err := fn(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
+			for !stop.Load() {
+				lo := int(next.Add(run)) - run
+				if lo >= n || ctx.Err() != nil {
+					return
+				}
+				for i := lo; i < min(lo+run, n); i++ {
+					if err := fn(i); err != nil {
+						mu.Lock()
+						if first == nil {
+							first = err
+						}
+						mu.Unlock()
+						stop.Store(true)
+						break
 					}
-					mu.Unlock()
 				}
 			}
 		}()
 	}
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		stop := first != nil
-		mu.Unlock()
-		if stop || ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	if first == nil {
 		first = ctx.Err()

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -8,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,12 +51,185 @@ type cacheEntry struct {
 }
 
 type pageCache struct {
-	Entries  map[string]cacheEntry
+	Entries  entryMap
 	Unusable int               // message patterns the last export could not use
 	Marker   write.Fingerprint // the site's marker when the cache was saved
 	// Indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
-	Indexed map[string][32]byte
+	Indexed indexedMap
+}
+
+// entryMap is the cache's entries, one per file of the site. It has a
+// compact form of its own inside the gob: gob's reflection over a hundred
+// thousand entries took most of the time of loading and saving the cache.
+type entryMap map[string]cacheEntry
+
+const entryMapVersion = 1
+
+// GobEncode writes the entries sorted by path, so the same entries always
+// make the same bytes; the paths are written as their length and what
+// follows the previous path's common prefix.
+func (m entryMap) GobEncode() ([]byte, error) {
+	rels := make([]string, 0, len(m))
+	for rel := range m {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	b := make([]byte, 0, 64*len(m)+16)
+	b = binary.AppendUvarint(b, entryMapVersion)
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	prevRel := ""
+	for _, rel := range rels {
+		e := m[rel]
+		common := 0
+		for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
+			common++
+		}
+		b = binary.AppendUvarint(b, uint64(common))
+		str(rel[common:])
+		prevRel = rel
+		b = append(b, e.Kind)
+		b = append(b, e.Key[:]...)
+		str(e.Group)
+		b = binary.AppendVarint(b, e.Print.Size)
+		b = binary.AppendVarint(b, e.Print.ModTime)
+		b = binary.AppendUvarint(b, e.Print.Ino)
+	}
+	return b, nil
+}
+
+var errBadPageCache = errors.New("page cache: bad entries")
+
+func (m *entryMap) GobDecode(b []byte) error {
+	var err error
+	num := func() uint64 {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			err = errBadPageCache
+			return 0
+		}
+		b = b[k:]
+		return v
+	}
+	snum := func() int64 {
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			err = errBadPageCache
+			return 0
+		}
+		b = b[k:]
+		return v
+	}
+	raw := func() []byte {
+		n := num()
+		if err != nil || n > uint64(len(b)) {
+			err = errBadPageCache
+			return nil
+		}
+		v := b[:n]
+		b = b[n:]
+		return v
+	}
+	if num() != entryMapVersion || err != nil {
+		return errBadPageCache
+	}
+	n := num()
+	if err != nil || n > uint64(len(b)) {
+		return errBadPageCache
+	}
+	out := make(entryMap, n)
+	groups := map[string]string{}
+	var rel []byte // the previous path, then this one
+	for ; n > 0; n-- {
+		common := num()
+		if err != nil || common > uint64(len(rel)) {
+			return errBadPageCache
+		}
+		rel = append(rel[:common], raw()...)
+		if err != nil || len(b) < 1+len(Key{}) {
+			return errBadPageCache
+		}
+		var e cacheEntry
+		e.Kind = b[0]
+		copy(e.Key[:], b[1:])
+		b = b[1+len(Key{}):]
+		if g := raw(); len(g) > 0 {
+			gs, ok := groups[string(g)]
+			if !ok {
+				gs = string(g)
+				groups[gs] = gs
+			}
+			e.Group = gs
+		}
+		e.Print.Size = snum()
+		e.Print.ModTime = snum()
+		e.Print.Ino = num()
+		if err != nil {
+			return err
+		}
+		out[string(rel)] = e
+	}
+	if len(b) != 0 {
+		return errBadPageCache
+	}
+	*m = out
+	return nil
+}
+
+// indexedMap is pageCache.Indexed with a compact form inside the gob, like
+// entryMap's, in sorted order.
+type indexedMap map[string][32]byte
+
+func (m indexedMap) GobEncode() ([]byte, error) {
+	if m == nil {
+		return []byte{0}, nil
+	}
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	b := make([]byte, 0, 52*len(m)+16)
+	b = binary.AppendUvarint(b, 1+uint64(len(m)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(len(id)))
+		b = append(b, id...)
+		h := m[id]
+		b = append(b, h[:]...)
+	}
+	return b, nil
+}
+
+func (m *indexedMap) GobDecode(b []byte) error {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return errBadPageCache
+	}
+	b = b[k:]
+	if n == 0 {
+		*m = nil
+		return nil
+	}
+	out := make(indexedMap, n-1)
+	for n--; n > 0; n-- {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) || len(b)-k-int(l) < 32 {
+			return errBadPageCache
+		}
+		id := string(b[k : k+int(l)])
+		b = b[k+int(l):]
+		out[id] = [32]byte(b[:32])
+		b = b[32:]
+	}
+	if len(b) != 0 {
+		return errBadPageCache
+	}
+	*m = out
+	return nil
 }
 
 // files lists every file of the site the cache describes.
@@ -85,41 +260,58 @@ func hexKey(b []byte) string {
 }
 
 // loadPageCache reads the page cache of an output folder; a missing or
-// unreadable one is empty.
-func loadPageCache(path string) *pageCache {
+// unreadable one is empty. It returns the file's bytes too, so that a
+// build that changes nothing need not write the same cache again.
+func loadPageCache(path string) (*pageCache, []byte) {
 	pc := &pageCache{Entries: map[string]cacheEntry{}}
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return pc
+		return pc, nil
 	}
-	defer f.Close()
 	var got pageCache
-	if err := gob.NewDecoder(f).Decode(&got); err != nil || got.Entries == nil {
-		return pc
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&got); err != nil || got.Entries == nil {
+		return pc, nil
 	}
-	return &got
+	return &got, data
 }
 
 // savePageCache writes the cache atomically (a temp file renamed), so a
-// killed build never leaves a half-written one.
-func savePageCache(path string, pc *pageCache) error {
+// killed build never leaves a half-written one. A cache equal to the one
+// the file holds (prev, decoded from the file's bytes old) or whose bytes
+// are old is not written again.
+func savePageCache(path string, pc, prev *pageCache, old []byte) error {
+	if old != nil && samePageCache(pc, prev) {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(pc); err != nil {
+		return err
+	}
+	if old != nil && bytes.Equal(b.Bytes(), old) {
+		return nil
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pages-")
-	if err != nil {
-		return err
+	return writeAtomic(path, b.Bytes())
+}
+
+// samePageCache reports whether two caches are equal: their large tables
+// compared directly, the rest through gob (so that a field added later
+// counts too; should its form not be deterministic, the caches just
+// compare unequal).
+func samePageCache(a, b *pageCache) bool {
+	if (a.Entries == nil) != (b.Entries == nil) || (a.Indexed == nil) != (b.Indexed == nil) ||
+		!maps.Equal(a.Entries, b.Entries) || !maps.Equal(a.Indexed, b.Indexed) {
+		return false
 	}
-	if err := gob.NewEncoder(tmp).Encode(pc); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
+	ra, rb := *a, *b
+	ra.Entries, rb.Entries, ra.Indexed, rb.Indexed = nil, nil, nil, nil
+	var ba, bb bytes.Buffer
+	if gob.NewEncoder(&ba).Encode(&ra) != nil || gob.NewEncoder(&bb).Encode(&rb) != nil {
+		return false
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return bytes.Equal(ba.Bytes(), bb.Bytes())
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
@@ -145,19 +337,12 @@ func (pc *pageCache) reuseAll(out *write.Site, kind uint8, key Key) bool {
 		return false
 	}
 	sort.Strings(paths)
-	// All or nothing: check every file before keeping any, since a kind
-	// that is made again writes all of its files.
-	for _, rel := range paths {
-		if !out.Unchanged(rel, pc.Entries[rel].Print) {
-			return false
-		}
+	// All or nothing: a kind that is made again writes all of its files.
+	prints := make([]write.Fingerprint, len(paths))
+	for k, rel := range paths {
+		prints[k] = pc.Entries[rel].Print
 	}
-	for _, rel := range paths {
-		if !out.Reuse(rel, pc.Entries[rel].Print) {
-			return false
-		}
-	}
-	return true
+	return out.ReuseAll(paths, prints)
 }
 
 // hasher builds a key from length-prefixed fields, so that two different
@@ -198,12 +383,9 @@ func (h *hasher) key() Key {
 // globalKey hashes what every file depends on.
 func globalKey(c *Config, assets map[string]string) (Key, error) {
 	h := newHasher(Key{})
-	exe, err := os.Executable()
+	bin, err := binaryHash()
 	if err == nil {
-		var data []byte
-		if data, err = os.ReadFile(exe); err == nil {
-			h.bytes(data)
-		}
+		h.bytes(bin[:])
 	}
 	if err != nil {
 		// Without its own binary to hash, a build cannot tell whether the
@@ -239,22 +421,29 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 }
 
 // recordKey hashes what one record page is made from: the record, its
-// canonical record and its related records as listed.
+// canonical record and its related records as listed. It writes the same
+// fields as a hasher would, into one buffer hashed at once.
 func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
-	h := newHasher(global)
-	h.bytes(raw[:])
-	c := s.Canonical(i)
-	h.str(s.Summaries[c].Path())
+	var arr [512]byte
+	b := append(arr[:0], global[:]...)
+	b = binary.AppendVarint(b, int64(len(raw)))
+	b = append(b, raw[:]...)
+	c := &s.Summaries[s.Canonical(i)]
+	b = binary.AppendUvarint(b, uint64(len(c.Repo)+len(c.Slug)+2))
+	b = append(append(append(append(b, c.Repo...), '/'), c.Slug...), '/')
 	if s.Summaries[i].Thin() {
-		h.num(1)
+		b = binary.AppendVarint(b, 1)
 	} else {
-		h.num(0)
+		b = binary.AppendVarint(b, 0)
 	}
 	for _, j := range s.Related(i) {
 		sum := s.Sum(j)
-		h.h.Write(sum[:])
+		b = append(b, sum[:]...)
 	}
-	return h.key()
+	full := sha256.Sum256(b)
+	var k Key
+	copy(k[:], full[:])
+	return k
 }
 
 // datasetKey hashes the whole dataset as the binding pages and the search
@@ -301,16 +490,18 @@ func (lc *listingCache) Keep(base string, k render.Key) bool {
 	if len(paths) == 0 {
 		return false
 	}
-	for _, rel := range paths {
+	prints := make([]write.Fingerprint, len(paths))
+	for k, rel := range paths {
 		e := lc.prev.Entries[rel]
-		if e.Key != key || !lc.out.Unchanged(rel, e.Print) {
+		if e.Key != key {
 			return false
 		}
+		prints[k] = e.Print
+	}
+	if !lc.out.ReuseAll(paths, prints) {
+		return false
 	}
 	for _, rel := range paths {
-		if !lc.out.Reuse(rel, lc.prev.Entries[rel].Print) {
-			return false
-		}
 		lc.note(rel, lc.prev.Entries[rel])
 	}
 	return true

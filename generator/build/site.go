@@ -38,7 +38,19 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		return rep, err
 	}
 	defer closeRejects()
-	ds, err := load(&c, rep, rejects)
+	// The page cache is read and decoded while the records are read: it
+	// depends on nothing they give.
+	pcPath := pageCachePath(c.CacheDir, c.Out)
+	type loadedCache struct {
+		pc   *pageCache
+		data []byte
+	}
+	pcLoaded := make(chan loadedCache, 1)
+	go func() {
+		pc, data := loadPageCache(pcPath)
+		pcLoaded <- loadedCache{pc, data}
+	}()
+	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
 	if err != nil {
 		return rep, err
 	}
@@ -46,7 +58,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
 		return rep, fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", rep.Rejected, rep.FileErrors, ErrRejected)
 	}
+	rc := newRelatedCache(filepath.Join(c.CacheDir, "model"))
+	if rc != nil {
+		ds.builder.Related = rc
+	}
 	s := ds.builder.Build()
+	if rc != nil && rc.err != nil {
+		c.Problem("related records cache: " + rc.err.Error())
+	}
 	timer.done("model")
 
 	out, err := write.Begin(c.Out)
@@ -78,16 +97,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	timer.done("setup")
 
 	global, gerr := globalKey(&c, assets)
-	pcPath := pageCachePath(c.CacheDir, c.Out)
 	prev := &pageCache{Entries: map[string]cacheEntry{}}
-	if gerr == nil {
-		prev = loadPageCache(pcPath)
+	var prevBytes []byte
+	if lc := <-pcLoaded; gerr == nil {
+		prev, prevBytes = lc.pc, lc.data
 	}
 	// The cache describes the site only if no other build changed it since.
 	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
 		prev = &pageCache{Entries: map[string]cacheEntry{}}
 	}
-	next := &pageCache{Entries: map[string]cacheEntry{}}
+	out.Expect(len(prev.Entries))
+	next := &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
 	var nextMu sync.Mutex
 	noteEntry := func(rel string, e cacheEntry) {
 		nextMu.Lock()
@@ -104,13 +124,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// whose file is no longer on disk as written.
 	total := len(s.Summaries)
 	keys := make([]Key, total)
+	rels := make([]string, total)
 	var needMu sync.Mutex
 	need := map[int32]bool{}
 	err = parallel(ctx, total, c.Workers, func(k int) error {
 		i := int32(k)
 		rel := s.Summaries[i].Path() + "index.html"
+		rels[i] = rel
 		keys[i] = recordKey(global, s, i, ds.raws[i])
-		note(rel, kindRecord, keys[i])
 		if !prev.reuse(out, rel, kindRecord, keys[i]) {
 			needMu.Lock()
 			need[i] = true
@@ -121,6 +142,12 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		return rep, err
 	}
+	// Noted here, not in the loop: one goroutine fills the table unlocked.
+	nextMu.Lock()
+	for i, rel := range rels {
+		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
+	}
+	nextMu.Unlock()
 	rep.Built = total
 	rep.Reused = total - len(need)
 	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
@@ -357,7 +384,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	if gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := savePageCache(pcPath, next); err != nil {
+		if err := savePageCache(pcPath, next, prev, prevBytes); err != nil {
 			c.Problem("page cache: " + err.Error())
 		}
 	}

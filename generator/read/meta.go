@@ -12,6 +12,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -417,10 +420,28 @@ func (r *reader) readManifest(path string) {
 		r.problem(wholeFile(path, fmt.Errorf("files: %w", err)))
 		return
 	}
+	// The files are hashed on every worker; problems are reported in the
+	// manifest's order.
 	root := filepath.Dir(path)
-	for _, mf := range files {
-		if err := verify(root, mf); err != nil {
-			r.problem(wholeFile(path, err))
+	ids := make([]FileID, len(files))
+	errs := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < r.opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
+				ids[k], errs[k] = verify(root, files[k])
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range files {
+		if errs[k] != nil {
+			r.problem(wholeFile(path, errs[k]))
+		} else if ids[k].Verified {
+			r.verified[ids[k].Path] = ids[k]
 		}
 	}
 }
@@ -428,7 +449,10 @@ func (r *reader) readManifest(path string) {
 // verify checks one listed file. Upstream lists paths as served from the
 // site ("/data/repos.json"), so leading segments are dropped until the rest
 // names a file in the export folder.
-func verify(root string, mf manifestFile) error {
+//
+// It returns the file's identity, with its sha256 (Verified) when the
+// manifest gives one and the file matched it.
+func verify(root string, mf manifestFile) (FileID, error) {
 	rel := strings.TrimLeft(filepath.ToSlash(mf.Path), "/")
 	var file string
 	for rel != "" {
@@ -446,23 +470,36 @@ func verify(root string, mf manifestFile) error {
 		rel = rest
 	}
 	if file == "" {
-		return fmt.Errorf("lists %s, which is not in the export", strconv.Quote(mf.Path))
+		return FileID{}, fmt.Errorf("lists %s, which is not in the export", strconv.Quote(mf.Path))
 	}
+	stated := time.Now()
 	f, err := os.Open(file)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, unwrapPathError(err))
+		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}
 	defer f.Close()
+	// The identity is taken before the bytes are hashed: a file changed
+	// while it is hashed has another identity by the time it is read.
+	fi, err := f.Stat()
+	if err != nil {
+		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
+	}
+	id, idOK := fileID(file, fi, stated)
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, unwrapPathError(err))
+		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}
 	if n != mf.Bytes {
-		return fmt.Errorf("%s is %d bytes; the manifest says %d", file, n, mf.Bytes)
+		return FileID{}, fmt.Errorf("%s is %d bytes; the manifest says %d", file, n, mf.Bytes)
 	}
-	if sum := hex.EncodeToString(h.Sum(nil)); mf.SHA256 != "" && !strings.EqualFold(sum, mf.SHA256) {
-		return fmt.Errorf("%s has sha256 %s; the manifest says %s", file, sum, mf.SHA256)
+	sum := h.Sum(nil)
+	if hx := hex.EncodeToString(sum); mf.SHA256 != "" && !strings.EqualFold(hx, mf.SHA256) {
+		return FileID{}, fmt.Errorf("%s has sha256 %s; the manifest says %s", file, hx, mf.SHA256)
 	}
-	return nil
+	if idOK && mf.SHA256 != "" && n == id.Size {
+		copy(id.SHA256[:], sum)
+		id.Verified = true
+	}
+	return id, nil
 }

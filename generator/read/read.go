@@ -27,6 +27,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate/check"
@@ -121,6 +123,45 @@ type Options struct {
 	// MaxFileSize caps a file's (decompressed) size, so that a gzip bomb or
 	// a stray huge file cannot exhaust memory; 0 means 1 GiB.
 	MaxFileSize int64
+	// Cache, when set, lets the caller skip record files whose records it
+	// already has from an earlier read.
+	Cache FileCache
+}
+
+// FileCache lets a caller skip record files it has read before.
+type FileCache interface {
+	// Lookup is called from a worker for each record file, before the file
+	// is read, with the file's identity. When it returns ok, the file is
+	// not read: Read calls Take in its place instead of each for its
+	// records. It may be called concurrently for different files.
+	Lookup(id FileID) (Cached, bool)
+	// Take is called for a file Lookup kept, in the file's place in the
+	// read order and on the goroutine that calls each.
+	Take(path string, c Cached) error
+}
+
+// Cached is what a FileCache holds of a file that Read does not read.
+type Cached struct {
+	Records        int    // how many records the file holds
+	DatasetVersion string // the newest wrapper datasetVersion among them
+	Value          any    // the caller's own
+}
+
+// FileID identifies the content of a file as well as the file system
+// can: a file rewritten gets a new change time (ChangeTime, which no
+// program can set back) or a new inode.
+type FileID struct {
+	Path       string    // as Read names it in Source.File
+	Dev, Ino   uint64    //
+	Size       int64     // bytes on disk (compressed, for a gzipped file)
+	ModTime    int64     // nanoseconds
+	ChangeTime int64     // nanoseconds (st_ctime)
+	Stated     time.Time // the clock just before the file was looked at
+	// SHA256 is the file's sha256 when a manifest check of this read
+	// hashed the whole file, found it as the manifest lists it, and the file
+	// has kept its identity since (Verified); zero otherwise.
+	SHA256   [32]byte
+	Verified bool
 }
 
 // Read reads the files and folders at paths with the default options.
@@ -146,7 +187,7 @@ func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) 
 	if each == nil {
 		each = func(Item) error { return nil } // still useful: it checks the files
 	}
-	r := &reader{opts: o, extras: &Extras{}}
+	r := &reader{opts: o, extras: &Extras{}, verified: map[string]FileID{}}
 	plan := r.discover(paths)
 	r.readMeta(plan)
 	if err := r.readRecords(plan.records, each); err != nil {
@@ -159,6 +200,44 @@ type reader struct {
 	opts     Options
 	extras   *Extras
 	problems []error
+	verified map[string]FileID // files a manifest check hashed, by path
+}
+
+// identify returns the identity of the file at path, with its sha256 when
+// a manifest check hashed it and it has not changed since.
+func (r *reader) identify(path string) (FileID, error) {
+	stated := time.Now()
+	fi, err := os.Stat(path)
+	if err != nil {
+		return FileID{}, err
+	}
+	id, ok := fileID(path, fi, stated)
+	if !ok {
+		return FileID{}, errors.New("no file identity")
+	}
+	if v, ok := r.verified[path]; ok && v.sameFile(id) {
+		id.SHA256, id.Verified = v.SHA256, true
+	}
+	return id, nil
+}
+
+func fileID(path string, fi os.FileInfo, stated time.Time) (FileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || !fi.Mode().IsRegular() {
+		return FileID{}, false
+	}
+	return FileID{
+		Path: path, Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: fi.Size(),
+		ModTime:    fi.ModTime().UnixNano(),
+		ChangeTime: time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec)).UnixNano(),
+		Stated:     stated,
+	}, true
+}
+
+// sameFile reports whether two identities name the same file, unchanged.
+func (id FileID) sameFile(o FileID) bool {
+	return id.Path == o.Path && id.Dev == o.Dev && id.Ino == o.Ino && id.Size == o.Size &&
+		id.ModTime == o.ModTime && id.ChangeTime == o.ChangeTime
 }
 
 func (r *reader) problem(err error) { r.problems = append(r.problems, err) }
@@ -174,9 +253,10 @@ func (r *reader) version(v string) {
 
 // fileResult is one record file's records and problems, filled by a worker.
 type fileResult struct {
-	items []Item
-	errs  []error
-	done  chan struct{}
+	items  []Item
+	errs   []error
+	cached *Cached // the file was not read: its caller has its records
+	done   chan struct{}
 }
 
 // readRecords runs the workers and hands the records to each in file order.
@@ -218,6 +298,15 @@ func (r *reader) readRecords(files []string, each func(Item) error) error {
 			defer wg.Done()
 			for i := range jobs {
 				res := &results[i]
+				if c := r.opts.Cache; c != nil {
+					if id, err := r.identify(files[i]); err == nil {
+						if v, ok := c.Lookup(id); ok {
+							res.cached = &v
+							close(res.done)
+							continue
+						}
+					}
+				}
 				res.items, res.errs = r.readRecordFile(files[i])
 				close(res.done)
 			}
@@ -229,6 +318,11 @@ func (r *reader) readRecords(files []string, each func(Item) error) error {
 		<-res.done
 		r.problems = append(r.problems, res.errs...)
 		r.extras.Files++
+		if c := res.cached; c != nil {
+			r.version(c.DatasetVersion)
+			r.extras.Records += c.Records
+			err = r.opts.Cache.Take(files[i], *c)
+		}
 		for _, it := range res.items {
 			if it.DatasetVersion != "" {
 				r.version(it.DatasetVersion)

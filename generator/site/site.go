@@ -154,6 +154,18 @@ type Builder struct {
 	summaries []Summary
 	repos     []record.Repo
 	infos     []record.Info
+
+	// Related, when set, keeps the related records from build to build:
+	// they depend on few fields of the summaries, which most rebuilds do
+	// not change.
+	Related RelatedCache
+}
+
+// RelatedCache keeps the related records of every record under a key that
+// hashes everything they were computed from.
+type RelatedCache interface {
+	Get(key [32]byte) ([][]int32, bool)
+	Put(key [32]byte, related [][]int32)
 }
 
 // Add adds a valid record; it returns the record's index in the site.
@@ -188,6 +200,33 @@ func (b *Builder) Build() *Site {
 			s.Repos = append(s.Repos, r)
 		}
 		r.Records = append(r.Records, idx)
+	}
+	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
+	for _, r := range s.Repos {
+		s.sortRecords(r.Records)
+	}
+	// The repos in name order, each in slug order, are every record in
+	// listing order: tags and families filled in that order need no sort
+	// of their own. Should two records share a repo and slug (which
+	// validation rules out), they are filled in site order and sorted,
+	// which orders the ties as it always did.
+	order := make([]int32, 0, len(s.Summaries))
+	tied := false
+	for _, r := range s.Repos {
+		for k := 1; k < len(r.Records); k++ {
+			if s.Summaries[r.Records[k-1]].Slug == s.Summaries[r.Records[k]].Slug {
+				tied = true
+			}
+		}
+		order = append(order, r.Records...)
+	}
+	if tied {
+		for i := range order {
+			order[i] = int32(i)
+		}
+	}
+	for _, idx := range order {
+		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
 			g := s.tagByName[t]
 			if g == nil {
@@ -222,23 +261,83 @@ func (b *Builder) Build() *Site {
 		}
 	}
 	byName := func(a, b *Group) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
 	slices.SortFunc(s.Tags, byName)
 	slices.SortFunc(s.Families, byName)
 	for _, r := range s.Repos {
-		s.sortRecords(r.Records)
 		if r.Language == "" {
 			r.Language = s.commonLanguage(r.Records)
 		}
 	}
 	for _, g := range append(slices.Clone(s.Tags), s.Families...) {
-		s.sortRecords(g.Records)
+		if tied {
+			s.sortRecords(g.Records)
+		}
 		g.Repos = s.countRepos(g.Records)
 	}
 	s.canonical = s.computeCanonical()
 	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
+	if b.Related == nil {
+		s.related = s.computeRelated(runtime.GOMAXPROCS(0))
+		return s
+	}
+	key := s.relatedKey()
+	if rel, ok := b.Related.Get(key); ok && s.validRelated(rel) {
+		s.related = rel
+		return s
+	}
 	s.related = s.computeRelated(runtime.GOMAXPROCS(0))
+	b.Related.Put(key, s.related)
 	return s
+}
+
+// relatedKey hashes what computeRelated reads: each record's id, repo,
+// family and tags, in site order, and the constants of the choice.
+func (s *Site) relatedKey() [32]byte {
+	h := sha256.New()
+	var buf []byte
+	str := func(v string) {
+		buf = binary.AppendUvarint(buf, uint64(len(v)))
+		buf = append(buf, v...)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(s.Summaries)))
+	buf = binary.AppendUvarint(buf, MaxRelated)
+	buf = binary.AppendUvarint(buf, relatedWindow)
+	for i := range s.Summaries {
+		sum := &s.Summaries[i]
+		str(sum.ID)
+		str(sum.Repo)
+		str(sum.Family)
+		buf = binary.AppendUvarint(buf, uint64(len(sum.Tags)))
+		for _, t := range sum.Tags {
+			str(t)
+		}
+		if len(buf) > 32<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// validRelated checks related records kept from an earlier build.
+func (s *Site) validRelated(rel [][]int32) bool {
+	if len(rel) != len(s.Summaries) {
+		return false
+	}
+	for i, r := range rel {
+		if len(r) > MaxRelated {
+			return false
+		}
+		for _, j := range r {
+			if j < 0 || int(j) >= len(rel) || int(j) == i {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sortRecords orders a listing: by repo, then slug, so pages are stable as
@@ -612,11 +711,11 @@ func (s *Site) computeSums(workers int) [][16]byte {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := sha256.New()
+			var buf []byte
 			for i := w; i < len(out); i += workers {
-				h.Reset()
-				s.Summaries[i].WriteHash(h)
-				copy(out[i][:], h.Sum(nil))
+				buf = s.Summaries[i].appendHash(buf[:0])
+				full := sha256.Sum256(buf)
+				copy(out[i][:], full[:])
 			}
 		}()
 	}
@@ -628,12 +727,16 @@ func (s *Site) computeSums(workers int) [][16]byte {
 // page made from summaries can be keyed by what it shows: two different
 // summaries never write the same bytes.
 func (s *Summary) WriteHash(h io.Writer) {
-	var buf [binary.MaxVarintLen64]byte
+	h.Write(s.appendHash(nil))
+}
+
+// appendHash appends what WriteHash writes.
+func (s *Summary) appendHash(b []byte) []byte {
 	str := func(v string) {
-		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(v)))])
-		io.WriteString(h, v)
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		b = append(b, v...)
 	}
-	num := func(v int) { h.Write(buf[:binary.PutVarint(buf[:], int64(v))]) }
+	num := func(v int) { b = binary.AppendVarint(b, int64(v)) }
 	str(s.ID)
 	str(s.Repo)
 	str(s.Slug)
@@ -651,4 +754,5 @@ func (s *Summary) WriteHash(h io.Writer) {
 	for _, t := range s.Tags {
 		str(t)
 	}
+	return b
 }

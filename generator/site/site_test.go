@@ -1,7 +1,10 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 	"testing"
 
@@ -102,5 +105,147 @@ func TestLinks(t *testing.T) {
 	l := Links{From: "a/", Assets: map[string]string{"style.css": "static/style.abc.css"}}
 	if got := l.Asset("style.css"); got != "../static/style.abc.css" {
 		t.Errorf("Asset = %q", got)
+	}
+}
+
+// memRelated is a RelatedCache in memory.
+type memRelated struct {
+	key  [32]byte
+	rel  [][]int32
+	puts int
+}
+
+func (m *memRelated) Get(key [32]byte) ([][]int32, bool) {
+	return m.rel, m.rel != nil && key == m.key
+}
+
+func (m *memRelated) Put(key [32]byte, rel [][]int32) { m.key, m.rel, m.puts = key, rel, m.puts+1 }
+
+func TestRelatedCache(t *testing.T) {
+	build := func(cache RelatedCache, tag string) *Site {
+		b := Builder{Related: cache}
+		for i := 0; i < 30; i++ {
+			r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i%4), fmt.Sprintf("s%d", i), fmt.Sprintf("fam%d", i%3), "t1")
+			if i == 7 {
+				r.Tags = append(r.Tags, tag)
+			}
+			if i == 9 {
+				r.Documentation = "changed"
+			}
+			b.Add(Summarize(r))
+		}
+		return b.Build()
+	}
+	want := build(nil, "x")
+	m := &memRelated{}
+	if got := build(m, "x"); m.puts != 1 || !slices.EqualFunc(got.related, want.related, slices.Equal) {
+		t.Fatalf("first build: %d puts, related %v, want %v", m.puts, got.related, want.related)
+	}
+	if got := build(m, "x"); m.puts != 1 || !slices.EqualFunc(got.related, want.related, slices.Equal) {
+		t.Fatalf("same input: recomputed (%d puts) or differs", m.puts)
+	}
+	// A change to what related records depend on is a new key.
+	other := build(nil, "y")
+	if got := build(m, "y"); m.puts != 2 || !slices.EqualFunc(got.related, other.related, slices.Equal) {
+		t.Fatalf("tag changed: %d puts, related differ: %v", m.puts, !slices.EqualFunc(got.related, other.related, slices.Equal))
+	}
+	// What a cache hands back is checked before it is used.
+	m.rel = [][]int32{{1}}
+	if got := build(m, "y"); !slices.EqualFunc(got.related, other.related, slices.Equal) {
+		t.Fatal("a cached table of the wrong size was used")
+	}
+}
+
+func TestSummaryBinary(t *testing.T) {
+	for _, r := range []*record.Record{
+		rec("0000000000000001", "a/x", "one", "fam", "t1", "t2"),
+		rec("0000000000000002", "a/x", "two", ""),
+		{ID: "x", ErrorCode: "E1", Documentation: "doc", Solutions: []string{"s"}},
+	} {
+		s := Summarize(r)
+		b := s.AppendBinary([]byte("head"))
+		var d SummaryDecoder
+		got, rest, err := d.Decode(append(b[4:], 'z'))
+		if err != nil || string(rest) != "z" {
+			t.Fatalf("decode: %v, rest %q", err, rest)
+		}
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", s) {
+			t.Errorf("decoded %#v\nwant %#v", got, s)
+		}
+		for n := 0; n < len(b)-4; n++ {
+			if _, _, err := d.Decode(b[4 : 4+n]); err == nil {
+				t.Errorf("decoded a summary cut at %d bytes", n)
+			}
+		}
+	}
+}
+
+// Listings are filled in listing order rather than sorted; they must hold
+// the same records in the same order as sorting each would give.
+func TestListingsOrder(t *testing.T) {
+	for _, ties := range []bool{false, true} {
+		var b Builder
+		var sums []Summary
+		for i := 0; i < 300; i++ {
+			slug := fmt.Sprintf("s%d", (i*7919)%300)
+			if ties && i%50 == 0 {
+				slug = "same"
+			}
+			r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", (i*31)%7), slug, fmt.Sprintf("fam%d", i%4),
+				fmt.Sprintf("t%d", i%5), fmt.Sprintf("t%d", i%3), "t0")
+			sums = append(sums, Summarize(r))
+			b.Add(sums[i])
+		}
+		s := b.Build()
+		check := func(name string, got []int32, member func(*Summary) bool) {
+			var want []int32
+			for i := range sums {
+				if member(&sums[i]) {
+					want = append(want, int32(i))
+				}
+			}
+			s.sortRecords(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("ties %v: %s lists %v, want %v", ties, name, got, want)
+			}
+		}
+		for _, g := range s.Tags {
+			check("tag "+g.Name, g.Records, func(x *Summary) bool { return slices.Contains(x.Tags, g.Name) })
+		}
+		for _, g := range s.Families {
+			check("family "+g.Name, g.Records, func(x *Summary) bool { return x.Family == g.Name })
+		}
+		for _, r := range s.Repos {
+			check("repo "+r.Name, r.Records, func(x *Summary) bool { return x.Repo == r.Name })
+		}
+	}
+}
+
+// Sum hashes the fields as WriteHash always wrote them, one by one.
+func TestSumStream(t *testing.T) {
+	var b Builder
+	b.Add(Summarize(rec("0000000000000001", "a/x", "one", "fam", "t1", "t2")))
+	s := b.Build()
+	x := &s.Summaries[0]
+	h := sha256.New()
+	var buf [binary.MaxVarintLen64]byte
+	str := func(v string) {
+		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(v)))])
+		io.WriteString(h, v)
+	}
+	num := func(v int) { h.Write(buf[:binary.PutVarint(buf[:], int64(v))]) }
+	for _, v := range []string{x.ID, x.Repo, x.Slug, x.Message, x.Severity, x.ErrorType, x.ErrorClass, x.ErrorCode, x.Family, x.Language, x.AnalyzedAt} {
+		str(v)
+	}
+	num(x.DocLen)
+	num(x.Solutions)
+	num(len(x.Tags))
+	for _, v := range x.Tags {
+		str(v)
+	}
+	var want [16]byte
+	copy(want[:], h.Sum(nil))
+	if s.Sum(0) != want {
+		t.Errorf("Sum = %x, want %x", s.Sum(0), want)
 	}
 }

@@ -234,12 +234,69 @@ func (s *Site) keep(rel string, fp Fingerprint) {
 // file it would write now is the one written then. It reports whether the
 // file was kept; when not, the caller writes the file as usual.
 func (s *Site) Reuse(rel string, want Fingerprint) bool {
-	if !s.Unchanged(rel, want) || s.claim(rel) != nil {
+	if !s.Unchanged(rel, want) {
 		return false
 	}
+	// One lock claims the path and keeps the file (claim and keep, with
+	// the path checked by Unchanged): a rebuild calls this for every page.
+	s.mu.Lock()
+	if s.done || s.files[rel] {
+		s.mu.Unlock()
+		return false
+	}
+	s.files[rel] = true
+	s.prints[rel] = want
+	s.mu.Unlock()
+	s.kept.Add(1)
 	s.bytes.Add(want.Size)
-	s.keep(rel, want)
 	return true
+}
+
+// ReuseAll keeps the previous site's files at rels (with fingerprints
+// wants, one each) when every one of them is still as wanted; it keeps
+// none otherwise, and reports whether it kept them. Each file is looked at
+// once.
+func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
+	if len(rels) != len(wants) {
+		return false
+	}
+	for k, rel := range rels {
+		if !s.Unchanged(rel, wants[k]) {
+			return false
+		}
+	}
+	s.mu.Lock()
+	if s.done {
+		s.mu.Unlock()
+		return false
+	}
+	for _, rel := range rels {
+		if s.files[rel] {
+			s.mu.Unlock()
+			return false
+		}
+	}
+	var size int64
+	for k, rel := range rels {
+		s.files[rel] = true
+		s.prints[rel] = wants[k]
+		size += wants[k].Size
+	}
+	s.mu.Unlock()
+	s.kept.Add(int64(len(rels)))
+	s.bytes.Add(size)
+	return true
+}
+
+// Expect tells the site how many files it will hold, to size its tables
+// once instead of growing them file by file.
+func (s *Site) Expect(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.files) == 0 && n > 0 {
+		s.files = make(map[string]bool, n)
+		s.prints = make(map[string]Fingerprint, n)
+	}
 }
 
 // Unchanged reports whether the previous site's file at rel still has the

@@ -3,6 +3,7 @@ package write
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -201,4 +202,34 @@ func equal(a, b map[string]time.Time) bool {
 		}
 	}
 	return true
+}
+
+func TestReuseAllIsAllOrNothing(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	s, _ := Begin(out)
+	for _, rel := range []string{"a.html", "b.html", "c.html"} {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.Commit(nil))
+	prints := s.Fingerprints()
+	rels := []string{"a.html", "b.html", "c.html"}
+	wants := []Fingerprint{prints["a.html"], prints["b.html"], prints["c.html"]}
+
+	s, _ = Begin(out)
+	bad := slices.Clone(wants)
+	bad[2].Size++
+	if s.ReuseAll(rels, bad) || s.Has("a.html") {
+		t.Fatal("kept files though one is not as wanted")
+	}
+	must(t, s.WriteFile("b.html", []byte("b.html")))
+	if s.ReuseAll(rels, wants) || s.Has("a.html") {
+		t.Fatal("kept files though one is claimed already")
+	}
+	if !s.ReuseAll([]string{"a.html", "c.html"}, []Fingerprint{wants[0], wants[2]}) || !s.Has("a.html") || !s.Has("c.html") {
+		t.Fatal("did not keep unchanged files")
+	}
+	if st := s.Stats(); st.Unchanged != 3 || st.Bytes != 18 {
+		t.Errorf("stats %+v, want 3 unchanged (one rewritten the same), 18 bytes", st)
+	}
+	must(t, s.Commit(nil))
 }

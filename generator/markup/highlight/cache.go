@@ -147,10 +147,21 @@ type diskCache struct {
 	outErr   error
 }
 
-// openDiskCache reads the indexes of the complete packs in dir; a missing
-// or unreadable folder is an empty cache.
+// openDiskCache opens the pack store in dir. The indexes of its complete
+// packs are read on the first lookup, so a build that highlights nothing (a
+// rebuild with no page to render) does not read them; a missing or
+// unreadable folder is an empty cache.
 func openDiskCache(dir string) *diskCache {
-	d := &diskCache{dir: dir, index: map[[32]byte]packLoc{}}
+	return &diskCache{dir: dir}
+}
+
+// loadLocked reads the indexes of the complete packs, once; d.mu is held.
+func (d *diskCache) loadLocked() {
+	if d.index != nil {
+		return
+	}
+	d.index = map[[32]byte]packLoc{}
+	dir := d.dir
 	idxs, _ := filepath.Glob(filepath.Join(dir, "pack-*.idx"))
 	sort.Strings(idxs)
 	for _, ip := range idxs {
@@ -170,11 +181,11 @@ func openDiskCache(dir string) *diskCache {
 			d.index[k] = packLoc{pack, int64(binary.LittleEndian.Uint64(data[i+32:])), binary.LittleEndian.Uint32(data[i+40:])}
 		}
 	}
-	return d
 }
 
 func (d *diskCache) read(k [32]byte) (string, bool) {
 	d.mu.Lock()
+	d.loadLocked()
 	loc, ok := d.index[k]
 	var f *os.File
 	if ok {

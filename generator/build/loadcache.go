@@ -1,0 +1,407 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/errdocs/errdocs/generator/read"
+	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/validate"
+)
+
+// The read cache spares a rebuild the first pass over input files that did
+// not change: for each record file it keeps what reading and validating it
+// gave (each record's place, its validation problems, its summary and the
+// sha256 of its JSON), so that a file whose identity is as it was is not
+// read, parsed or validated again. The dataset-wide rules (unique ids and
+// slugs) are not cached: every record, cached or not, goes through them
+// again in read order, so a record moved between files, or a duplicate
+// that appears in another file, is judged as without the cache.
+//
+// An entry is trusted only when everything it was made from is the same:
+//   - the errdocs binary, by hash (a new version trusts no entry);
+//   - the file's identity: device, inode, size, modification time and
+//     change time. Rewriting a file changes its change time, which no
+//     program can set back (touch can set back the modification time, not
+//     this one), and replacing it changes its inode;
+//   - when a manifest check hashed the file in this build, its sha256.
+//
+// File times have a coarse grain (a kernel tick, or whole seconds on some
+// file systems), so a file changed in the same tick as it was looked at
+// could keep its times. Like git's "racy" rule, an entry is not saved for
+// a file changed less than racyMargin before it was looked at: any later
+// change then shows in its change time.
+//
+// The cache may be deleted at any time: the next build reads every file
+// and makes the same site.
+
+// racyMargin is how recently changed a file may be and still be cached.
+var racyMargin = 2 * time.Second
+
+const readCacheMagic = "errdocs read cache 1\n"
+
+// readCache is the read cache of one build.
+type readCache struct {
+	dir string
+	bin [32]byte // the errdocs binary's hash
+
+	mu     sync.Mutex
+	missed map[string]read.FileID // files looked up, not cached, and cacheable
+}
+
+func newReadCache(dir string) *readCache {
+	bin, err := binaryHash()
+	if err != nil {
+		return nil
+	}
+	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}}
+}
+
+// cachedFile is what the cache keeps of one record file.
+type cachedFile struct {
+	version string // the newest wrapper datasetVersion of its records
+	records []cachedRecord
+}
+
+type cachedRecord struct {
+	index, line int
+	raw         [32]byte
+	problems    []validate.Problem // from validate.Record: the record is rejected
+	id          string             // of a rejected record, as it gave it
+	rawJSON     []byte             // of a rejected record, for the rejects file
+	sum         site.Summary       // of a valid one
+}
+
+func (rc *readCache) entryPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	h := sha256.Sum256([]byte(abs))
+	return filepath.Join(rc.dir, hexKey(h[:12]))
+}
+
+// racy reports a file changed too recently to be cached.
+func racy(id read.FileID) bool {
+	limit := id.Stated.Add(-racyMargin).UnixNano()
+	return id.ChangeTime >= limit || id.ModTime >= limit
+}
+
+// Lookup implements read.FileCache.
+func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
+	if racy(id) {
+		return read.Cached{}, false
+	}
+	if f, ok := rc.load(id); ok {
+		return read.Cached{Records: len(f.records), DatasetVersion: f.version, Value: f}, true
+	}
+	rc.mu.Lock()
+	rc.missed[id.Path] = id
+	rc.mu.Unlock()
+	return read.Cached{}, false
+}
+
+// header is the identity an entry was made for.
+func (rc *readCache) header(id read.FileID) []byte {
+	b := append([]byte(readCacheMagic), rc.bin[:]...)
+	b = binary.AppendUvarint(b, uint64(len(id.Path)))
+	b = append(b, id.Path...)
+	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	if id.Verified {
+		b = append(b, 1)
+		b = append(b, id.SHA256[:]...)
+	} else {
+		b = append(b, 0)
+	}
+	return b
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// load reads the entry of a file, if it has one made for this identity.
+func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
+	data, err := os.ReadFile(rc.entryPath(id.Path))
+	if err != nil || len(data) < 4 {
+		return nil, false
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, false
+	}
+	head := rc.header(id)
+	if len(body) < len(head) || string(body[:len(head)]) != string(head) {
+		return nil, false
+	}
+	f, err := decodeCachedFile(body[len(head):])
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+func decodeCachedFile(b []byte) (*cachedFile, error) {
+	var err error
+	num := func() int {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > 1<<40 {
+			err = errBadEntry
+			return 0
+		}
+		b = b[k:]
+		return int(n)
+	}
+	bytesOf := func() []byte {
+		n := num()
+		if err != nil || n > len(b) {
+			err = errBadEntry
+			return nil
+		}
+		v := b[:n:n]
+		b = b[n:]
+		return v
+	}
+	version := string(bytesOf())
+	n := num()
+	if err != nil || n > len(b) {
+		return nil, errBadEntry
+	}
+	f := &cachedFile{version: version, records: make([]cachedRecord, n)}
+	var dec site.SummaryDecoder
+	for k := range f.records {
+		r := &f.records[k]
+		r.index, r.line = num(), num()
+		if err != nil || len(b) < 33 {
+			return nil, errBadEntry
+		}
+		copy(r.raw[:], b)
+		kind := b[32]
+		b = b[33:]
+		switch kind {
+		case 0:
+			if r.sum, b, err = dec.Decode(b); err != nil {
+				return nil, err
+			}
+		case 1:
+			r.id = string(bytesOf())
+			np := num()
+			if err != nil || np == 0 || np > len(b) {
+				return nil, errBadEntry
+			}
+			r.problems = make([]validate.Problem, np)
+			for p := range r.problems {
+				r.problems[p].Field = string(bytesOf())
+				r.problems[p].Rule = string(bytesOf())
+			}
+			r.rawJSON = bytesOf()
+		default:
+			return nil, errBadEntry
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(b) != 0 {
+		return nil, errBadEntry
+	}
+	return f, nil
+}
+
+var errBadEntry = errors.New("read cache: bad entry")
+
+func (f *cachedFile) encode(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(f.version)))
+	b = append(b, f.version...)
+	b = binary.AppendUvarint(b, uint64(len(f.records)))
+	for k := range f.records {
+		r := &f.records[k]
+		b = binary.AppendUvarint(b, uint64(r.index))
+		b = binary.AppendUvarint(b, uint64(r.line))
+		b = append(b, r.raw[:]...)
+		if r.problems == nil {
+			b = append(b, 0)
+			b = r.sum.AppendBinary(b)
+			continue
+		}
+		b = append(b, 1)
+		str := func(s []byte) {
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+		str([]byte(r.id))
+		b = binary.AppendUvarint(b, uint64(len(r.problems)))
+		for _, p := range r.problems {
+			str([]byte(p.Field))
+			str([]byte(p.Rule))
+		}
+		str(r.rawJSON)
+	}
+	return b
+}
+
+// save writes the entries of the files read in this build that can be
+// cached: looked up and missed, not changed too recently, read whole
+// (files are a map from path to what was read of each), and read without
+// a problem (a file's problems are reported by reading it).
+func (rc *readCache) save(files map[string]*cachedFile, problems []error) error {
+	bad := map[string]bool{}
+	for _, err := range problems {
+		var fe *read.FileError
+		if !errors.As(err, &fe) {
+			return nil // a problem of no file: cache nothing
+		}
+		bad[fe.File] = true
+	}
+	if err := os.MkdirAll(rc.dir, 0o755); err != nil {
+		return err
+	}
+	var first error
+	for path, id := range rc.missed {
+		f := files[path]
+		if bad[path] {
+			continue
+		}
+		if f == nil {
+			f = &cachedFile{} // a file without records
+		}
+		b := f.encode(rc.header(id))
+		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+		if err := writeAtomic(rc.entryPath(path), b); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// writeAtomic writes a file through a temporary file renamed into place,
+// so a killed build never leaves half of it.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+var (
+	binOnce sync.Once
+	binSum  [32]byte
+	binErr  error
+)
+
+// binaryHash is the sha256 of the running errdocs binary, computed once.
+func binaryHash() ([32]byte, error) {
+	binOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			binErr = err
+			return
+		}
+		data, err := os.ReadFile(exe)
+		if err != nil {
+			binErr = err
+			return
+		}
+		binSum = sha256.Sum256(data)
+	})
+	return binSum, binErr
+}
+
+// relatedCache keeps the model's related records (site.RelatedCache) in
+// one file of the cache folder, under the errdocs binary's hash and the key
+// the model gives.
+type relatedCache struct {
+	path string
+	bin  [32]byte
+	err  error // of Put, for the build to report
+}
+
+const relatedMagic = "errdocs related 1\n"
+
+func newRelatedCache(dir string) *relatedCache {
+	bin, err := binaryHash()
+	if err != nil {
+		return nil
+	}
+	return &relatedCache{path: filepath.Join(dir, "related"), bin: bin}
+}
+
+func (rc *relatedCache) head(key [32]byte) []byte {
+	b := append([]byte(relatedMagic), rc.bin[:]...)
+	return append(b, key[:]...)
+}
+
+func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
+	data, err := os.ReadFile(rc.path)
+	if err != nil || len(data) < 4 {
+		return nil, false
+	}
+	body := data[:len(data)-4]
+	head := rc.head(key)
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) ||
+		len(body) < len(head) || string(body[:len(head)]) != string(head) {
+		return nil, false
+	}
+	b := body[len(head):]
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, false
+	}
+	b = b[k:]
+	out := make([][]int32, n)
+	all := make([]int32, 0, len(b))
+	for i := range out {
+		if len(b) == 0 {
+			return nil, false
+		}
+		m := int(b[0])
+		b = b[1:]
+		start := len(all)
+		for ; m > 0; m-- {
+			v, k := binary.Uvarint(b)
+			if k <= 0 || v > 1<<31-1 {
+				return nil, false
+			}
+			b = b[k:]
+			all = append(all, int32(v))
+		}
+		out[i] = all[start:len(all):len(all)]
+	}
+	if len(b) != 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
+	b := rc.head(key)
+	b = binary.AppendUvarint(b, uint64(len(related)))
+	for _, r := range related {
+		b = append(b, byte(len(r)))
+		for _, j := range r {
+			b = binary.AppendUvarint(b, uint64(j))
+		}
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	if err := os.MkdirAll(filepath.Dir(rc.path), 0o755); err != nil {
+		rc.err = err
+		return
+	}
+	rc.err = writeAtomic(rc.path, b)
+}

@@ -1,0 +1,108 @@
+package build
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"maps"
+	"testing"
+
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/write"
+)
+
+// recordKey writes its fields into one buffer; it must hash exactly what
+// the field-by-field hasher would.
+func TestRecordKeyAsHasher(t *testing.T) {
+	var b site.Builder
+	for i := 0; i < 40; i++ {
+		b.Add(site.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i), Repo: fmt.Sprintf("o/r%d", i%3),
+			Slug: fmt.Sprintf("s%d", i), BackgroundTag: "fam", Tags: []string{"t", fmt.Sprint(i % 5)},
+			ErrorCode: fmt.Sprint(i % 7), Documentation: string(make([]byte, 50*i))}))
+	}
+	s := b.Build()
+	global := Key{1, 2, 3}
+	for i := range s.Summaries {
+		raw := [32]byte{byte(i)}
+		h := newHasher(global)
+		h.bytes(raw[:])
+		h.str(s.Summaries[s.Canonical(int32(i))].Path())
+		if s.Summaries[i].Thin() {
+			h.num(1)
+		} else {
+			h.num(0)
+		}
+		for _, j := range s.Related(int32(i)) {
+			sum := s.Sum(j)
+			h.h.Write(sum[:])
+		}
+		if got, want := recordKey(global, s, int32(i), raw), h.key(); got != want {
+			t.Fatalf("record %d: key %x, want %x", i, got, want)
+		}
+	}
+}
+
+func TestPageCacheForm(t *testing.T) {
+	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: write.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	for i := 0; i < 500; i++ {
+		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: Key{byte(i), 9},
+			Group: fmt.Sprintf("tags/t%d/", i%3), Print: write.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
+		pc.Indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
+	}
+	enc := func(pc *pageCache) []byte {
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(pc); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	data := enc(pc)
+	if !bytes.Equal(enc(pc), data) {
+		t.Error("the same cache encodes to other bytes")
+	}
+	var got pageCache
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got.Entries, pc.Entries) || !maps.Equal(got.Indexed, pc.Indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
+		t.Error("decoded cache differs")
+	}
+	var m entryMap
+	form, _ := pc.Entries.GobEncode()
+	for n := 0; n < len(form); n += 97 {
+		if m.GobDecode(form[:n]) == nil {
+			t.Errorf("entries cut at %d bytes decoded", n)
+		}
+	}
+	var ix indexedMap
+	form, _ = pc.Indexed.GobEncode()
+	for n := 0; n < len(form); n += 41 {
+		if ix.GobDecode(form[:n]) == nil {
+			t.Errorf("index hashes cut at %d bytes decoded", n)
+		}
+	}
+}
+
+func TestSamePageCache(t *testing.T) {
+	mk := func() *pageCache {
+		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: Key{1}}}, Indexed: indexedMap{"x": {2}}, Unusable: 1}
+	}
+	if !samePageCache(mk(), mk()) {
+		t.Error("equal caches compare unequal")
+	}
+	for name, change := range map[string]func(*pageCache){
+		"entry":    func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{2}} },
+		"entries":  func(p *pageCache) { p.Entries["b"] = cacheEntry{} },
+		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },
+		"nil":      func(p *pageCache) { p.Indexed = nil },
+		"unusable": func(p *pageCache) { p.Unusable = 2 },
+		"marker":   func(p *pageCache) { p.Marker.Ino = 9 },
+	} {
+		b := mk()
+		change(b)
+		if samePageCache(mk(), b) {
+			t.Errorf("caches differing in %s compare equal", name)
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errdocs/errdocs"
+)
+
+// The read cache must never change what a build makes: each test below
+// builds the same input twice, once keeping the read cache from build to
+// build and once with the cache deleted first, and wants the same site,
+// the same problems and the same rejects file from both, byte for byte.
+
+// trustAll lets the read cache keep files however recently they changed
+// (the tests write files and build at once), for the length of a test.
+func trustAll(t *testing.T) {
+	old := racyMargin
+	racyMargin = -time.Hour
+	t.Cleanup(func() { racyMargin = old })
+}
+
+func seedRecord(t *testing.T, n int, change func(r map[string]any)) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../../cmd/errdocs/testdata/seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct{ Record map[string]any }
+	if err := json.Unmarshal(data, &w); err != nil {
+		t.Fatal(err)
+	}
+	r := w.Record
+	r["id"] = fmt.Sprintf("%016x", n)
+	r["slug"] = fmt.Sprintf("%s-%d", r["slug"], n)
+	r["documentation"] = fmt.Sprintf("%s Record %d.", r["documentation"], n)
+	if change != nil {
+		change(r)
+	}
+	return r
+}
+
+func writeRecords(t *testing.T, path string, recs ...any) {
+	t.Helper()
+	data, err := json.MarshalIndent(recs, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outcome is everything a build says and makes.
+type outcome struct {
+	rep      *Report
+	problems []string
+	rejects  string
+	files    map[string]string // site file → sha256
+}
+
+func runBuild(t *testing.T, in, out, cache string) outcome {
+	t.Helper()
+	var o outcome
+	rejects := filepath.Join(t.TempDir(), "rejects.jsonl")
+	rep, err := Build(context.Background(), Config{
+		Paths: []string{in}, Out: out, CacheDir: cache,
+		Templates: errdocs.Templates, Static: errdocs.Static, RejectsFile: rejects,
+		Problem: func(msg string) { o.problems = append(o.problems, msg) },
+	})
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	o.rep = rep
+	data, err := os.ReadFile(rejects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.rejects = string(data)
+	o.files = map[string]string{}
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		if rel == ".errdocs-site" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		sum := sha256.Sum256(b)
+		o.files[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return err
+	})
+	return o
+}
+
+// pair builds in twice: into a site whose caches are kept between calls,
+// and into another after deleting its caches. It fails the test unless
+// both builds say and make the same, and returns the first.
+type pair struct {
+	t                    *testing.T
+	in                   string
+	out, cache           string
+	freshOut, freshCache string
+}
+
+func newPair(t *testing.T, in string) *pair {
+	dir := t.TempDir()
+	return &pair{t: t, in: in,
+		out: filepath.Join(dir, "site"), cache: filepath.Join(dir, "cache"),
+		freshOut: filepath.Join(dir, "fresh-site"), freshCache: filepath.Join(dir, "fresh-cache")}
+}
+
+func (p *pair) build() outcome {
+	t := p.t
+	t.Helper()
+	kept := runBuild(t, p.in, p.out, p.cache)
+	os.RemoveAll(p.freshCache)
+	fresh := runBuild(t, p.in, p.freshOut, p.freshCache)
+	if fresh.rep.Cached != 0 {
+		t.Fatalf("a build with no cache took %d files from it", fresh.rep.Cached)
+	}
+	if !slices.Equal(kept.problems, fresh.problems) {
+		t.Errorf("problems differ with the read cache:\n%s\nwithout:\n%s",
+			strings.Join(kept.problems, "\n"), strings.Join(fresh.problems, "\n"))
+	}
+	if kept.rejects != fresh.rejects {
+		t.Errorf("rejects file differs with the read cache:\n%s\nwithout:\n%s", kept.rejects, fresh.rejects)
+	}
+	for rel, sum := range fresh.files {
+		if kept.files[rel] != sum {
+			t.Errorf("%s differs with the read cache", rel)
+		}
+	}
+	for rel := range kept.files {
+		if _, ok := fresh.files[rel]; !ok {
+			t.Errorf("%s is in the site only with the read cache", rel)
+		}
+	}
+	k, f := *kept.rep, *fresh.rep
+	if k.Read != f.Read || k.Files != f.Files || k.Rejected != f.Rejected || k.FileErrors != f.FileErrors || k.Built != f.Built {
+		t.Errorf("reports differ: with the read cache %+v, without %+v", k, f)
+	}
+	return kept
+}
+
+// testInput writes three record files and a JSON Lines file with a bad line
+// and a rejected record.
+func testInput(t *testing.T) (dir string, files [][]any) {
+	dir = t.TempDir()
+	n := 0
+	for f := 0; f < 3; f++ {
+		var recs []any
+		for k := 0; k < 4; k++ {
+			n++
+			recs = append(recs, seedRecord(t, n, nil))
+		}
+		files = append(files, recs)
+	}
+	// A record no build accepts (its severity is not one of the known).
+	files[1] = append(files[1], seedRecord(t, 100, func(r map[string]any) { r["severity"] = "apocalyptic" }))
+	for f, recs := range files {
+		writeRecords(t, filepath.Join(dir, fmt.Sprintf("f%d.json", f)), recs...)
+	}
+	line, _ := json.Marshal(seedRecord(t, 200, nil))
+	os.WriteFile(filepath.Join(dir, "z.jsonl"), append(append(line, '\n'), "{not json\n"...), 0o644)
+	return dir, files
+}
+
+func TestReadCacheKeepsUnchangedFiles(t *testing.T) {
+	trustAll(t)
+	in, _ := testInput(t)
+	p := newPair(t, in)
+	first := p.build()
+	if first.rep.Cached != 0 || first.rep.Rejected != 1 || first.rep.FileErrors != 1 {
+		t.Fatalf("first build: %+v", first.rep)
+	}
+	// Nothing changed: the files without problems come from the cache, and
+	// the rejected record and the bad line are reported again.
+	second := p.build()
+	if second.rep.Cached != 3 {
+		t.Errorf("no-change rebuild took %d files from the read cache, want 3 (the JSON Lines file has a problem: it is read each time)", second.rep.Cached)
+	}
+	if second.rep.Rejected != 1 || second.rep.FileErrors != 1 || !strings.Contains(second.rejects, "apocalyptic") {
+		t.Errorf("no-change rebuild did not report the rejected record again: %+v\n%s", second.rep, second.rejects)
+	}
+}
+
+func TestReadCacheSeesEditKeepingSizeAndTime(t *testing.T) {
+	trustAll(t)
+	in, files := testInput(t)
+	p := newPair(t, in)
+	p.build()
+	path := filepath.Join(in, "f0.json")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same size, same modification time, other bytes: only the change time
+	// (and, through the cache, nothing else) tells.
+	time.Sleep(50 * time.Millisecond) // past the file system's time grain
+	r := files[0][2].(map[string]any)
+	r["documentation"] = strings.Replace(r["documentation"].(string), "Record 3.", "Record X.", 1)
+	writeRecords(t, path, files[0]...)
+	if fi2, _ := os.Stat(path); fi2.Size() != fi.Size() {
+		t.Fatalf("size changed: %d → %d", fi.Size(), fi2.Size())
+	}
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	o := p.build()
+	if o.rep.Cached != 2 {
+		t.Errorf("took %d files from the read cache, want 2", o.rep.Cached)
+	}
+	page, _ := os.ReadFile(filepath.Join(p.out, r["repo"].(string), r["slug"].(string), "index.html"))
+	if !bytes.Contains(page, []byte("Record X.")) {
+		t.Errorf("the edited record's page does not show the edit")
+	}
+}
+
+func TestReadCacheRecordMovedBetweenFiles(t *testing.T) {
+	trustAll(t)
+	in, files := testInput(t)
+	p := newPair(t, in)
+	p.build()
+	// A record of the last file is copied into the first: the last file is
+	// unchanged (and cached), but its copy is now the duplicate, rejected
+	// with its JSON in the rejects file.
+	moved := files[2][1]
+	writeRecords(t, filepath.Join(in, "f0.json"), append(files[0], moved)...)
+	o := p.build()
+	if o.rep.Cached != 2 || o.rep.Rejected != 2 {
+		t.Errorf("cached %d files, rejected %d records; want 2 and 2", o.rep.Cached, o.rep.Rejected)
+	}
+	id := moved.(map[string]any)["id"].(string)
+	if !strings.Contains(o.rejects, `"id":"`+id+`"`) || !strings.Contains(o.rejects, "f2.json") {
+		t.Errorf("the duplicate in the cached file is not in the rejects file:\n%s", o.rejects)
+	}
+	// Then taken out of the last file: moved.
+	writeRecords(t, filepath.Join(in, "f2.json"), append(files[2][:1:1], files[2][2:]...)...)
+	o = p.build()
+	if o.rep.Rejected != 1 {
+		t.Errorf("rejected %d records, want 1", o.rep.Rejected)
+	}
+	// And a file removed.
+	os.Remove(filepath.Join(in, "f1.json"))
+	p.build()
+}
+
+func TestReadCacheRacyFilesNotKept(t *testing.T) {
+	in, _ := testInput(t)
+	p := newPair(t, in)
+	p.build()
+	// Every file was written just now: none may be trusted by its times.
+	if o := p.build(); o.rep.Cached != 0 {
+		t.Errorf("took %d files just written from the read cache", o.rep.Cached)
+	}
+}
+
+func TestReadCacheBadEntries(t *testing.T) {
+	trustAll(t)
+	in, _ := testInput(t)
+	p := newPair(t, in)
+	p.build()
+	// Damaged, cut short or emptied entries are not trusted.
+	entries, _ := filepath.Glob(filepath.Join(p.cache, "read", "*"))
+	if len(entries) != 3 {
+		t.Fatalf("%d read cache entries, want 3", len(entries))
+	}
+	data, _ := os.ReadFile(entries[0])
+	data[len(data)/2] ^= 1
+	os.WriteFile(entries[0], data, 0o644)
+	os.WriteFile(entries[1], data[:len(data)/2], 0o644)
+	os.WriteFile(entries[2], nil, 0o644)
+	if o := p.build(); o.rep.Cached != 0 {
+		t.Errorf("took %d files from damaged entries", o.rep.Cached)
+	}
+	if o := p.build(); o.rep.Cached != 3 {
+		t.Errorf("entries not made again: %d files from the cache", o.rep.Cached)
+	}
+}
