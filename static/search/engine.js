@@ -37,7 +37,8 @@
  *         true: fuzzy only; false: never.
  *       results are in rank order: score descending, then the filter-only
  *         order (family, newest, id). doc = {id, title, url, repo, severity, errorType,
- *         language, tags, errorClass, errorCode, snippet[, pattern]}; url is
+ *         language, snippet[, pattern]} (what a result shows; tags, error
+ *         class and code are searchable, not returned); url is
  *         relative to the site root ("owner/name/slug/"). matchedTerms are
  *         analyzed terms (compare with analyze("errorMessage", word)).
  *
