@@ -75,9 +75,9 @@
  * blocks first, keeps for every candidate a lower bound (unknown terms
  * absent) and an upper bound (unknown terms at their block maximum), prunes
  * blocks and candidates that cannot reach the k-th score, and loads the
- * blocks covering the remaining candidates until the top k are exact. For
- * prefix and fuzzy queries the top-k set is exact; scores of its members
- * may stay lower bounds.
+ * blocks covering the remaining candidates until the top k are exact
+ * (scores and order; type-ahead prefix queries too). For fuzzy queries the
+ * top-k set is exact; scores of its members may stay lower bounds.
  */
 (function (root) {
   "use strict";
@@ -696,6 +696,32 @@
       if (bi >= 0) want(lf, bi);
     }
   };
+  // For a candidate outside the top k: its unknown blocks in files at hand
+  // (free), then of the others, largest maximum first, the fewest that
+  // bring its upper bound below theta should it lack their terms.
+  Search.prototype.disproveBlocks = function (i, want, theta, isFree) {
+    var L = this.L, base = i * L, doc = this.docOf[i], ol = this.openLeaves, c = this.contrib, hv = this.valsHi, hf = this.hiFlag;
+    var dl = this.dl || (this.dl = new Int32Array(L)), db = this.db || (this.db = new Int32Array(L));
+    var res = this.res2 || (this.res2 = new Float64Array(2));
+    var n = 0, j, l, x;
+    for (j = 0; j < ol.length; j++) {
+      l = ol[j];
+      if (c[base + l] !== -1) continue;
+      var lf = this.leaves[l], bi = pendingBlock(lf, doc);
+      if (bi < 0) continue;
+      if (isFree(blockOf(lf, bi).key)) { want(lf, bi); continue; }
+      var m = hv[l] = blockMax(lf, bi); hf[l] = 1;
+      for (x = n++; x > 0 && hv[dl[x - 1]] < m; x--) { dl[x] = dl[x - 1]; db[x] = db[x - 1]; }
+      dl[x] = l; db[x] = bi;
+    }
+    for (j = 0; j < n; j++) {
+      evalC2(this.C, c, base, hv, hf, res);
+      if (res[1] < theta) break;
+      hf[dl[j]] = 0;
+      want(this.leaves[dl[j]], db[j]);
+    }
+    for (j = 0; j < n; j++) hf[dl[j]] = 0;
+  };
   // Loads the files of the needed blocks and adds those blocks' postings.
   // Other blocks in the same files stay unread until needed (then free).
   Search.prototype.loadBlocks = function (keys, need) {
@@ -924,12 +950,20 @@
       // Grow the candidates first while an unseen doc may beat every open
       // candidate (the heads usually): that raises theta cheaply.
       var growFirst = top && (!open.length || top.bound > ub[open[0]]);
-      if (!growFirst) for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND; oi++) self.unknownBlocks(open[oi], want);
+      var isFree = function (key) { return key in store || keys.indexOf(key) >= 0; };
+      var topk = new Uint8Array(self.n);
+      for (x = 0; x < k && x < list.length; x++) topk[list[x]] = 1;
+      if (!growFirst) {
+        for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND && nfree < maxFree; oi++) {
+          if (theta >= 0 && !topk[open[oi]]) self.disproveBlocks(open[oi], want, theta, isFree);
+          else self.unknownBlocks(open[oi], want);
+        }
+      }
       var growing = false;
       if (!need.length && top) {
         growing = true;
         // grow the candidates: the most promising blocks' files first
-        for (var g = live.pop(); g && keys.length < MAX_FILES_PER_ROUND; g = live.pop()) want(g.lf, g.bi);
+        for (var g = live.pop(); g && keys.length < MAX_FILES_PER_ROUND && nfree < maxFree; g = live.pop()) want(g.lf, g.bi);
       }
       if (!need.length) {
         return list.map(function (i) {
@@ -1064,7 +1098,7 @@
           lf.qw = 0;
         } else lf.qw = lf.boost * lf.idf * qn;
       });
-      var s = new Search(tree, leaves, k, filter, !!(plan.prefixWord || opts.fuzzy));
+      var s = new Search(tree, leaves, k, filter, !!opts.fuzzy);
       return s.run().then(function (list) {
         var exactTotal = s.allLoaded();
         var total = list.length + s.deadCount; // dead: matched, but below the top k
