@@ -558,8 +558,10 @@
     this.tree = tree; this.leaves = leaves; this.k = k; this.filter = filter; this.setMode = setMode;
     this.C = compile(tree);
     var L = this.L = leaves.length, N = manifest.docs;
-    this.slot = new Int32Array(N).fill(-1);
-    this.dead = new Uint8Array(N);
+    // doc -> slot and dead docs, per document: pooled too (reset on return)
+    var per = docPool.pop();
+    if (!per || per.slot.length !== N) per = { slot: new Int32Array(N).fill(-1), dead: new Uint8Array(N) };
+    this.slot = per.slot; this.dead = per.dead;
     this.deadCount = 0;
     // Candidate arrays come from a pool reused across searches (large
     // queries need tens of MB; allocating them anew each time dominated).
@@ -761,7 +763,7 @@
       this.add(lf, d.docs[i], sum * (m / n));
     }
   };
-  var bufPool = [];
+  var bufPool = [], docPool = [];
   var lastStats = { steps: [] };
   // Files per loading round: more rounds cost latency, bigger rounds bytes.
   var MAX_FILES_PER_ROUND = 3;
@@ -880,7 +882,12 @@
     function step() {
       self.openLeaves = [];
       for (var l0 = 0; l0 < L; l0++) if (maxUnloaded(leaves[l0]) >= 0) self.openLeaves.push(l0);
-      var n = self.n, lb = new Float64Array(n), ub = new Float64Array(n), unk = new Uint8Array(n), live = 0, i;
+      var n = self.n, live = 0, i;
+      if (!self.lbA || self.lbA.length < n) {
+        var sz = Math.max(n, 2 * (self.lbA ? self.lbA.length : 512));
+        self.lbA = new Float64Array(sz); self.ubA = new Float64Array(sz); self.unkA = new Uint8Array(sz); self.topA = new Uint8Array(sz);
+      }
+      var lb = self.lbA, ub = self.ubA, unk = self.unkA;
       for (i = 0; i < n; i++) {
         if (!self.alive[i]) continue;
         self.bounds(i, bo);
@@ -951,7 +958,8 @@
       // candidate (the heads usually): that raises theta cheaply.
       var growFirst = top && (!open.length || top.bound > ub[open[0]]);
       var isFree = function (key) { return key in store || keys.indexOf(key) >= 0; };
-      var topk = new Uint8Array(self.n);
+      var topk = self.topA;
+      topk.fill(0, 0, n);
       for (x = 0; x < k && x < list.length; x++) topk[list[x]] = 1;
       if (!growFirst) {
         for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND && nfree < maxFree; oi++) {
@@ -978,6 +986,11 @@
     }
     return Promise.resolve().then(step).then(function (res) {
       if (bufPool.length < 2) bufPool.push(self.buf);
+      if (docPool.length < 2) {
+        for (var i = 0; i < self.n; i++) self.slot[self.docOf[i]] = -1;
+        self.dead.fill(0);
+        docPool.push({ slot: self.slot, dead: self.dead });
+      }
       return res;
     });
   };
