@@ -553,7 +553,7 @@
   // doc ranges) and lf.head (the impact head, or null): a doc's posting is
   // in the head or in the tail block covering it. Candidates live in typed
   // arrays: contrib[slot*L + leaf] = contribution, -1 not seen yet, -2 absent.
-  var noDocs = new Int32Array(0);
+  var noDocs = new Int32Array(0), noLoaded = new Uint8Array(0), noMax = new Float64Array(0);
   function Search(tree, leaves, k, filter, setMode) {
     this.tree = tree; this.leaves = leaves; this.k = k; this.filter = filter; this.setMode = setMode;
     this.C = compile(tree);
@@ -598,6 +598,18 @@
       for (var b = 0; b < e.blocks.length; b++) lf.bmax[b] = score(lf, e.blocks[b].imp);
       if (e.head) { lf.head = e.head; lf.headLoaded = false; lf.hmax = score(lf, e.head.imp); }
     });
+    // The leaves' block state as typed arrays by leaf id (see pending).
+    this.HL = new Uint8Array(L); this.HF = new Int32Array(L); this.HT = new Int32Array(L);
+    this.HM = new Float64Array(L); this.NB = new Int32Array(L);
+    this.BF = []; this.BT = []; this.LD = []; this.BM = [];
+    for (var l = 0; l < L; l++) {
+      var lf = leaves[l];
+      this.HL[l] = lf.headLoaded ? 1 : 0;
+      if (lf.head) { this.HF[l] = lf.head.first; this.HT[l] = lf.head.last; this.HM[l] = lf.hmax; }
+      this.NB[l] = lf.blocks.length;
+      this.BF.push(lf.bfirst); this.BT.push(lf.blast);
+      this.LD.push(lf.loaded || noLoaded); this.BM.push(lf.bmax || noMax);
+    }
   }
   function score(lf, imp) {
     if (lf.vleaf) return imp * lf.vscale; // a prefix list's bound
@@ -627,27 +639,24 @@
     this.cap = cap;
     this.buf = { contrib: c, docOf: d, alive: a, done: dn, exact: ex };
   };
-  // tail block of lf covering doc, or -1
-  function coverBlock(lf, doc) {
-    var bf = lf.bfirst, bl = lf.blast, lo = 0, hi = bf.length - 1;
+  // For a doc not found in leaf l's loaded blocks: the block that may hold
+  // it (head first), as a block index (the leaf's number of tail blocks =
+  // the head), or -1 if the doc surely lacks the term. Reads the search's
+  // per-leaf typed arrays (leaf objects come in several shapes: slower in
+  // this, the hottest path).
+  Search.prototype.pending = function (l, doc) {
+    var nb = this.NB[l];
+    if (!this.HL[l] && doc >= this.HF[l] && doc <= this.HT[l]) return nb;
+    if (!nb) return -1;
+    var bf = this.BF[l], bl = this.BT[l], lo = 0, hi = nb - 1;
     while (lo <= hi) {
       var mid = (lo + hi) >> 1;
       if (bl[mid] < doc) lo = mid + 1;
       else if (bf[mid] > doc) hi = mid - 1;
-      else return mid;
+      else return this.LD[l][mid] ? -1 : mid;
     }
     return -1;
-  }
-  // For a doc not found in lf's loaded blocks: the block that may hold it
-  // (head first), as a block index (lf.blocks.length = the head), or -1 if
-  // the doc surely lacks the term.
-  function pendingBlock(lf, doc) {
-    if (!lf.headLoaded && doc >= lf.head.first && doc <= lf.head.last) return lf.blocks.length;
-    if (!lf.blocks.length) return -1;
-    var bi = coverBlock(lf, doc);
-    return bi >= 0 && !lf.loaded[bi] ? bi : -1;
-  }
-  function blockMax(lf, bi) { return bi === lf.blocks.length ? lf.hmax : lf.bmax[bi]; }
+  };
   function blockOf(lf, bi) { return bi === lf.blocks.length ? lf.head : lf.blocks[bi]; }
   // the largest maximum among lf's unloaded blocks that may hold a doc in [lo, hi]
   function rangeMax(lf, lo, hi) {
@@ -676,9 +685,9 @@
     for (j = 0; j < ol.length; j++) {
       l = ol[j];
       if (c[base + l] !== -1) continue;
-      var lf = leaves[l], bi = pendingBlock(lf, doc);
+      var bi = this.pending(l, doc);
       if (bi < 0) c[base + l] = -2;
-      else { unknown = 1; hv[l] = blockMax(lf, bi); hf[l] = 1; }
+      else { unknown = 1; hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1; }
     }
     evalC2(this.C, c, base, hv, hf, out);
     if (!unknown) {
@@ -694,8 +703,8 @@
     for (var j = 0; j < ol.length; j++) {
       var l = ol[j];
       if (this.contrib[base + l] !== -1) continue;
-      var lf = this.leaves[l], bi = pendingBlock(lf, doc);
-      if (bi >= 0) want(lf, bi);
+      var bi = this.pending(l, doc);
+      if (bi >= 0) want(this.leaves[l], bi);
     }
   };
   // For a candidate outside the top k: its unknown blocks in files at hand
@@ -709,10 +718,11 @@
     for (j = 0; j < ol.length; j++) {
       l = ol[j];
       if (c[base + l] !== -1) continue;
-      var lf = this.leaves[l], bi = pendingBlock(lf, doc);
+      var bi = this.pending(l, doc);
       if (bi < 0) continue;
+      var lf = this.leaves[l];
       if (isFree(blockOf(lf, bi).key)) { want(lf, bi); continue; }
-      var m = hv[l] = blockMax(lf, bi); hf[l] = 1;
+      var m = hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1;
       for (x = n++; x > 0 && hv[dl[x - 1]] < m; x--) { dl[x] = dl[x - 1]; db[x] = db[x - 1]; }
       dl[x] = l; db[x] = bi;
     }
@@ -733,7 +743,7 @@
       need.forEach(function (x) {
         var lf = x[0], bi = x[1];
         if (bi === lf.blocks.length) {
-          if (!lf.headLoaded) { lf.headLoaded = true; self.addBlock(lf, lf.head); }
+          if (!lf.headLoaded) { lf.headLoaded = true; self.HL[lf.id] = 1; self.addBlock(lf, lf.head); }
         } else if (!lf.loaded[bi]) { lf.loaded[bi] = 1; self.addBlock(lf, lf.blocks[bi]); }
       });
     };
