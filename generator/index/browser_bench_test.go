@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // runs) served over loopback to headless Chromium, engine.js in a minimal
 // page; per typical query, one search to load its chunks, then
 // ERRDOCS_BENCH_REPEAT (default 7) timed searches (performance.now()).
-// Reports the median and p95 over queries of each query's median.
+// Reports the median and p95 over queries of each query's median
+// (ERRDOCS_BENCH_VERBOSE=1 also prints each query's).
 // Run: go test ./generator/index -run '^$' -bench SearchChromium -benchtime 1x -timeout 60m
 func BenchmarkSearchChromium(b *testing.B) {
 	site, n, _, _ := budgetSite(b)
@@ -52,7 +54,11 @@ func BenchmarkSearchChromium(b *testing.B) {
 				ts.sort((a, b) => a - b);
 				return ts[ts.length >> 1];
 			})()`, qj, oj, repeat)
-			meds = append(meds, browsertest.Eval[float64](b, ctx, expr))
+			ms := browsertest.Eval[float64](b, ctx, expr)
+			meds = append(meds, ms)
+			if os.Getenv("ERRDOCS_BENCH_VERBOSE") != "" {
+				fmt.Printf("  %7.2f ms  %q\n", ms, q["q"])
+			}
 		}
 		sort.Float64s(meds)
 		med, p95, mx := meds[len(meds)/2], meds[len(meds)*95/100], meds[len(meds)-1]

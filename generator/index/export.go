@@ -317,14 +317,14 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			continue
 		}
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
-		batch := make([]DocData, 0, hi-lo)
+		batch := make([]resultCard, 0, hi-lo)
 		for i := lo; i < hi; i++ {
 			d, err := data(i)
 			if err != nil {
 				return st, err
 			}
-			d.Snippet = trimSnippet(d.Snippet, opts.SnippetRunes)
-			batch = append(batch, d)
+			batch = append(batch, resultCard{ID: d.ID, Title: d.Title, URL: d.URL, Repo: d.Repo, Severity: d.Severity,
+				ErrorType: d.ErrorType, Language: d.Language, Snippet: trimSnippet(d.Snippet, opts.SnippetRunes)})
 		}
 		b, err := json.Marshal(batch)
 		if err != nil {
@@ -460,6 +460,21 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	ix.pending = next
 	st.Duration = time.Since(start)
 	return st, nil
+}
+
+// resultCard is a record's doc data in the export (r/ files): what a
+// result list shows. Tags, error class and error code are searchable but
+// not shown in results, so they stay out: a query loads up to one doc data
+// file per result, and they were a quarter of its bytes.
+type resultCard struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	URL       string `json:"url"`
+	Repo      string `json:"repo"`
+	Severity  string `json:"severity"`
+	ErrorType string `json:"errorType"`
+	Language  string `json:"language,omitempty"`
+	Snippet   string `json:"snippet,omitempty"`
 }
 
 // callPattern runs the hook and turns a panic in it into an error: the

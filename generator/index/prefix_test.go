@@ -45,8 +45,8 @@ func TestPrefixListParity(t *testing.T) {
 		if i >= 40 {
 			break
 		}
-		qs = append(qs, parityQuery{q: p, opts: QueryOptions{Prefix: true}, setOnly: true})
-		qs = append(qs, parityQuery{q: words[i%len(words)] + " " + p, opts: QueryOptions{Prefix: true}, setOnly: true})
+		qs = append(qs, parityQuery{q: p, opts: QueryOptions{Prefix: true}})
+		qs = append(qs, parityQuery{q: words[i%len(words)] + " " + p, opts: QueryOptions{Prefix: true}})
 	}
 	t.Logf("%d prefix lists, e.g. %v", len(prefixes), prefixes[:5])
 	checkParity(t, f, qs)

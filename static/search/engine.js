@@ -37,7 +37,8 @@
  *         true: fuzzy only; false: never.
  *       results are in rank order: score descending, then the filter-only
  *         order (family, newest, id). doc = {id, title, url, repo, severity, errorType,
- *         language, tags, errorClass, errorCode, snippet[, pattern]}; url is
+ *         language, snippet[, pattern]} (what a result shows; tags, error
+ *         class and code are searchable, not returned); url is
  *         relative to the site root ("owner/name/slug/"). matchedTerms are
  *         analyzed terms (compare with analyze("errorMessage", word)).
  *
@@ -74,9 +75,9 @@
  * blocks first, keeps for every candidate a lower bound (unknown terms
  * absent) and an upper bound (unknown terms at their block maximum), prunes
  * blocks and candidates that cannot reach the k-th score, and loads the
- * blocks covering the remaining candidates until the top k are exact. For
- * prefix and fuzzy queries the top-k set is exact; scores of its members
- * may stay lower bounds.
+ * blocks covering the remaining candidates until the top k are exact
+ * (scores and order; type-ahead prefix queries too). For fuzzy queries the
+ * top-k set is exact; scores of its members may stay lower bounds.
  */
 (function (root) {
   "use strict";
@@ -507,28 +508,54 @@
     for (var i = 0; i < node.children.length; i++) s += sumWeights(node.children[i]);
     return s;
   }
-  // The tree compiled for evaluation: nodes in post-order (children in
-  // their order, so that sums add up as bleve's do), root last.
+  // The tree compiled for evaluation: its inner nodes in post-order
+  // (children in their order, so that sums add up as bleve's do), root
+  // last; the children of inner node i are refs off[i] .. off[i+1]-1, ref
+  // r >= 0 being leaf r's value and r < 0 inner node -r-1.
   function compile(tree) {
-    var isLeaf = [], leafId = [], kids = [];
+    var off = [0], ref = [];
     (function walk(n) {
-      if (n.leaf) { isLeaf.push(1); leafId.push(n.id); kids.push(null); return isLeaf.length - 1; }
+      if (n.leaf) return n.id;
       var ks = n.children.map(walk);
-      isLeaf.push(0); leafId.push(-1); kids.push(ks);
-      return isLeaf.length - 1;
+      for (var j = 0; j < ks.length; j++) ref.push(ks[j]);
+      off.push(ref.length);
+      return -(off.length - 1);
     })(tree);
-    return { n: isLeaf.length, isLeaf: isLeaf, leafId: leafId, kids: kids, out: new Float64Array(isLeaf.length) };
+    var ni = off.length - 1;
+    return { ni: ni, off: Int32Array.from(off), ref: Int32Array.from(ref), out: new Float64Array(Math.max(ni, 1)), out2: new Float64Array(Math.max(ni, 1)) };
   }
   // score of a doc whose leaf contributions are vals (-1: absent)
   function evalC(C, vals) {
-    var out = C.out, n = C.n;
-    for (var i = 0; i < n; i++) {
-      if (C.isLeaf[i]) { out[i] = vals[C.leafId[i]]; continue; }
-      var ks = C.kids[i], sum = 0, m = 0;
-      for (var j = 0; j < ks.length; j++) { var x = out[ks[j]]; if (x >= 0) { sum += x; m++; } }
-      out[i] = m === 0 ? -1 : sum * (m / ks.length);
+    var out = C.out, ni = C.ni, off = C.off, ref = C.ref;
+    if (ni === 0) return vals[0];
+    for (var i = 0; i < ni; i++) {
+      var a = off[i], b = off[i + 1], sum = 0, m = 0;
+      for (var j = a; j < b; j++) {
+        var r = ref[j], x = r >= 0 ? vals[r] : out[-r - 1];
+        if (x >= 0) { sum += x; m++; }
+      }
+      out[i] = m === 0 ? -1 : sum * (m / (b - a));
     }
-    return out[n - 1];
+    return out[ni - 1];
+  }
+  // A candidate's bounds at once, into res[0] and res[1]: leaf r's value
+  // is c[base + r] (< 0: absent or unknown) for the lower bound, and for
+  // the upper bound hv[r] where hf[r] is set (an unknown leaf's maximum).
+  function evalC2(C, c, base, hv, hf, res) {
+    var out = C.out, out2 = C.out2, ni = C.ni, off = C.off, ref = C.ref;
+    if (ni === 0) { res[0] = c[base] >= 0 ? c[base] : -1; res[1] = hf[0] ? hv[0] : res[0]; return; }
+    for (var i = 0; i < ni; i++) {
+      var a = off[i], b = off[i + 1], sum = 0, m = 0, sum2 = 0, m2 = 0;
+      for (var j = a; j < b; j++) {
+        var r = ref[j], x, y;
+        if (r >= 0) { x = c[base + r]; y = hf[r] ? hv[r] : x; } else { x = out[-r - 1]; y = out2[-r - 1]; }
+        if (x >= 0) { sum += x; m++; }
+        if (y >= 0) { sum2 += y; m2++; }
+      }
+      out[i] = m === 0 ? -1 : sum * (m / (b - a));
+      out2[i] = m2 === 0 ? -1 : sum2 * (m2 / (b - a));
+    }
+    res[0] = out[ni - 1]; res[1] = out2[ni - 1];
   }
 
   // ---------- the top-k search ----------
@@ -536,25 +563,34 @@
   // doc ranges) and lf.head (the impact head, or null): a doc's posting is
   // in the head or in the tail block covering it. Candidates live in typed
   // arrays: contrib[slot*L + leaf] = contribution, -1 not seen yet, -2 absent.
+  var noDocs = new Int32Array(0), noLoaded = new Uint8Array(0), noMax = new Float64Array(0);
   function Search(tree, leaves, k, filter, setMode) {
     this.tree = tree; this.leaves = leaves; this.k = k; this.filter = filter; this.setMode = setMode;
     this.C = compile(tree);
     var L = this.L = leaves.length, N = manifest.docs;
-    this.slot = new Int32Array(N).fill(-1);
-    this.dead = new Uint8Array(N);
+    // doc -> slot and dead docs, per document: pooled too (reset on return)
+    var per = docPool.pop();
+    if (!per || per.slot.length !== N) per = { slot: new Int32Array(N).fill(-1), dead: new Uint8Array(N) };
+    this.slot = per.slot; this.dead = per.dead;
     this.deadCount = 0;
     // Candidate arrays come from a pool reused across searches (large
     // queries need tens of MB; allocating them anew each time dominated).
     var buf = bufPool.pop();
-    if (!buf || buf.contrib.length < 1024 * L) buf = { contrib: new Float64Array(1024 * Math.max(L, 8)), docOf: new Int32Array(1024), alive: new Uint8Array(1024) };
+    if (!buf || buf.contrib.length < 1024 * L) buf = { contrib: new Float64Array(1024 * Math.max(L, 8)), docOf: new Int32Array(1024), alive: new Uint8Array(1024), done: new Uint8Array(1024), exact: new Float64Array(1024) };
     this.buf = buf;
     this.cap = Math.min(buf.docOf.length, Math.floor(buf.contrib.length / L)); this.n = 0;
     this.docOf = buf.docOf; this.alive = buf.alive; this.contrib = buf.contrib;
-    this.vals = new Float64Array(L);
+    // done[i] = 1 once every contribution of candidate i is known (its
+    // score, exact[i], can no longer change)
+    this.done = buf.done; this.exact = buf.exact;
+    this.vals = new Float64Array(L); this.valsHi = new Float64Array(L); this.hiFlag = new Uint8Array(L);
+    // thr[l]: a new candidate whose contribution in leaf l is at most
+    // thr[l] cannot reach theta (set each round; -1 = no pruning yet)
+    this.thr = new Float64Array(L).fill(-1);
     var self = this;
     leaves.forEach(function (lf) {
       lf.scale = lf.qw !== 1 ? lf.qw : 1;
-      lf.blocks = []; lf.head = null; lf.headLoaded = true;
+      lf.blocks = []; lf.head = null; lf.headLoaded = true; lf.bfirst = lf.blast = noDocs;
       var e = lf.entry;
       if (!e) return;
       if (e.inline) {
@@ -562,11 +598,28 @@
         return;
       }
       lf.blocks = e.blocks;
+      if (!e.bfirst) {
+        e.bfirst = new Int32Array(e.blocks.length); e.blast = new Int32Array(e.blocks.length);
+        for (var b0 = 0; b0 < e.blocks.length; b0++) { e.bfirst[b0] = e.blocks[b0].first; e.blast[b0] = e.blocks[b0].last; }
+      }
+      lf.bfirst = e.bfirst; lf.blast = e.blast;
       lf.loaded = new Uint8Array(e.blocks.length);
       lf.bmax = new Float64Array(e.blocks.length);
       for (var b = 0; b < e.blocks.length; b++) lf.bmax[b] = score(lf, e.blocks[b].imp);
       if (e.head) { lf.head = e.head; lf.headLoaded = false; lf.hmax = score(lf, e.head.imp); }
     });
+    // The leaves' block state as typed arrays by leaf id (see pending).
+    this.HL = new Uint8Array(L); this.HF = new Int32Array(L); this.HT = new Int32Array(L);
+    this.HM = new Float64Array(L); this.NB = new Int32Array(L);
+    this.BF = []; this.BT = []; this.LD = []; this.BM = [];
+    for (var l = 0; l < L; l++) {
+      var lf = leaves[l];
+      this.HL[l] = lf.headLoaded ? 1 : 0;
+      if (lf.head) { this.HF[l] = lf.head.first; this.HT[l] = lf.head.last; this.HM[l] = lf.hmax; }
+      this.NB[l] = lf.blocks.length;
+      this.BF.push(lf.bfirst); this.BT.push(lf.blast);
+      this.LD.push(lf.loaded || noLoaded); this.BM.push(lf.bmax || noMax);
+    }
   }
   function score(lf, imp) {
     if (lf.vleaf) return imp * lf.vscale; // a prefix list's bound
@@ -578,9 +631,10 @@
     if (this.filter && !this.filter[doc] || this.dead[doc]) return;
     var i = this.slot[doc], L = this.L;
     if (i < 0) {
+      if (sc <= this.thr[lf.id]) { this.dead[doc] = 1; this.deadCount++; return; }
       if (this.n === this.cap) this.grow();
       i = this.n++;
-      this.slot[doc] = i; this.docOf[i] = doc; this.alive[i] = 1;
+      this.slot[doc] = i; this.docOf[i] = doc; this.alive[i] = 1; this.done[i] = 0;
       this.contrib.fill(-1, i * L, i * L + L);
     }
     this.contrib[i * L + lf.id] = sc;
@@ -590,39 +644,38 @@
     var d = new Int32Array(cap); d.set(this.docOf.subarray(0, n)); this.docOf = d;
     var a = new Uint8Array(cap); a.set(this.alive.subarray(0, n)); this.alive = a;
     var c = new Float64Array(cap * L); c.set(this.contrib.subarray(0, n * L)); this.contrib = c;
+    var dn = new Uint8Array(cap); dn.set(this.done.subarray(0, n)); this.done = dn;
+    var ex = new Float64Array(cap); ex.set(this.exact.subarray(0, n)); this.exact = ex;
     this.cap = cap;
-    this.buf = { contrib: c, docOf: d, alive: a };
+    this.buf = { contrib: c, docOf: d, alive: a, done: dn, exact: ex };
   };
-  // tail block of lf covering doc, or -1
-  function coverBlock(lf, doc) {
-    var b = lf.blocks, lo = 0, hi = b.length - 1;
+  // For a doc not found in leaf l's loaded blocks: the block that may hold
+  // it (head first), as a block index (the leaf's number of tail blocks =
+  // the head), or -1 if the doc surely lacks the term. Reads the search's
+  // per-leaf typed arrays (leaf objects come in several shapes: slower in
+  // this, the hottest path).
+  Search.prototype.pending = function (l, doc) {
+    var nb = this.NB[l];
+    if (!this.HL[l] && doc >= this.HF[l] && doc <= this.HT[l]) return nb;
+    if (!nb) return -1;
+    var bf = this.BF[l], bl = this.BT[l], lo = 0, hi = nb - 1;
     while (lo <= hi) {
       var mid = (lo + hi) >> 1;
-      if (b[mid].last < doc) lo = mid + 1;
-      else if (b[mid].first > doc) hi = mid - 1;
-      else return mid;
+      if (bl[mid] < doc) lo = mid + 1;
+      else if (bf[mid] > doc) hi = mid - 1;
+      else return this.LD[l][mid] ? -1 : mid;
     }
     return -1;
-  }
-  // For a doc not found in lf's loaded blocks: the block that may hold it
-  // (head first), as a block index (lf.blocks.length = the head), or -1 if
-  // the doc surely lacks the term.
-  function pendingBlock(lf, doc) {
-    if (!lf.headLoaded && doc >= lf.head.first && doc <= lf.head.last) return lf.blocks.length;
-    if (!lf.blocks.length) return -1;
-    var bi = coverBlock(lf, doc);
-    return bi >= 0 && !lf.loaded[bi] ? bi : -1;
-  }
-  function blockMax(lf, bi) { return bi === lf.blocks.length ? lf.hmax : lf.bmax[bi]; }
+  };
   function blockOf(lf, bi) { return bi === lf.blocks.length ? lf.head : lf.blocks[bi]; }
   // the largest maximum among lf's unloaded blocks that may hold a doc in [lo, hi]
   function rangeMax(lf, lo, hi) {
     if (!lf.headLoaded && lf.head.first <= hi && lf.head.last >= lo) return lf.hmax;
-    var b = lf.blocks, n = b.length, m = -1;
+    var bf = lf.bfirst, bl = lf.blast, n = bf.length, m = -1;
     if (!n) return -1;
     var a = 0, z = n - 1, start = n;
-    while (a <= z) { var mid = (a + z) >> 1; if (b[mid].last >= lo) { start = mid; z = mid - 1; } else a = mid + 1; }
-    for (var j = start; j < n && b[j].first <= hi; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
+    while (a <= z) { var mid = (a + z) >> 1; if (bl[mid] >= lo) { start = mid; z = mid - 1; } else a = mid + 1; }
+    for (var j = start; j < n && bf[j] <= hi; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
     return m;
   }
   function maxUnloaded(lf) {
@@ -636,22 +689,23 @@
   // (this.openLeaves: ids of the leaves with unloaded blocks; a doc not
   // found in any other leaf surely lacks it.)
   Search.prototype.bounds = function (i, out) {
-    var L = this.L, base = i * L, c = this.contrib, vals = this.vals, doc = this.docOf[i], unknown = 0, leaves = this.leaves;
+    if (this.done[i]) { out[0] = out[1] = this.exact[i]; out[2] = 0; return; }
+    var base = i * this.L, c = this.contrib, hv = this.valsHi, hf = this.hiFlag, doc = this.docOf[i], unknown = 0, leaves = this.leaves;
     var ol = this.openLeaves, l, j;
-    for (l = 0; l < L; l++) { var v = c[base + l]; vals[l] = v >= 0 ? v : -1; }
     for (j = 0; j < ol.length; j++) {
       l = ol[j];
       if (c[base + l] !== -1) continue;
-      var bi = pendingBlock(leaves[l], doc);
-      if (bi < 0) c[base + l] = -2; else unknown = 1;
+      var bi = this.pending(l, doc);
+      if (bi < 0) c[base + l] = -2;
+      else { unknown = 1; hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1; }
     }
-    out[0] = evalC(this.C, vals);
-    if (!unknown) { out[1] = out[0]; out[2] = 0; return; }
-    for (j = 0; j < ol.length; j++) {
-      l = ol[j];
-      if (c[base + l] === -1) vals[l] = blockMax(leaves[l], pendingBlock(leaves[l], doc));
+    evalC2(this.C, c, base, hv, hf, out);
+    if (!unknown) {
+      out[2] = 0;
+      this.done[i] = 1; this.exact[i] = out[0];
+      return;
     }
-    out[1] = evalC(this.C, vals);
+    for (j = 0; j < ol.length; j++) hf[ol[j]] = 0;
     out[2] = 1;
   };
   Search.prototype.unknownBlocks = function (i, want) {
@@ -659,9 +713,36 @@
     for (var j = 0; j < ol.length; j++) {
       var l = ol[j];
       if (this.contrib[base + l] !== -1) continue;
-      var lf = this.leaves[l], bi = pendingBlock(lf, doc);
-      if (bi >= 0) want(lf, bi);
+      var bi = this.pending(l, doc);
+      if (bi >= 0) want(this.leaves[l], bi);
     }
+  };
+  // For a candidate outside the top k: its unknown blocks in files at hand
+  // (free), then of the others, largest maximum first, the fewest that
+  // bring its upper bound below theta should it lack their terms.
+  Search.prototype.disproveBlocks = function (i, want, theta, isFree) {
+    var L = this.L, base = i * L, doc = this.docOf[i], ol = this.openLeaves, c = this.contrib, hv = this.valsHi, hf = this.hiFlag;
+    var dl = this.dl || (this.dl = new Int32Array(L)), db = this.db || (this.db = new Int32Array(L));
+    var res = this.res2 || (this.res2 = new Float64Array(2));
+    var n = 0, j, l, x;
+    for (j = 0; j < ol.length; j++) {
+      l = ol[j];
+      if (c[base + l] !== -1) continue;
+      var bi = this.pending(l, doc);
+      if (bi < 0) continue;
+      var lf = this.leaves[l];
+      if (isFree(blockOf(lf, bi).key)) { want(lf, bi); continue; }
+      var m = hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1;
+      for (x = n++; x > 0 && hv[dl[x - 1]] < m; x--) { dl[x] = dl[x - 1]; db[x] = db[x - 1]; }
+      dl[x] = l; db[x] = bi;
+    }
+    for (j = 0; j < n; j++) {
+      evalC2(this.C, c, base, hv, hf, res);
+      if (res[1] < theta) break;
+      hf[dl[j]] = 0;
+      want(this.leaves[dl[j]], db[j]);
+    }
+    for (j = 0; j < n; j++) hf[dl[j]] = 0;
   };
   // Loads the files of the needed blocks and adds those blocks' postings.
   // Other blocks in the same files stay unread until needed (then free).
@@ -672,7 +753,7 @@
       need.forEach(function (x) {
         var lf = x[0], bi = x[1];
         if (bi === lf.blocks.length) {
-          if (!lf.headLoaded) { lf.headLoaded = true; self.addBlock(lf, lf.head); }
+          if (!lf.headLoaded) { lf.headLoaded = true; self.HL[lf.id] = 1; self.addBlock(lf, lf.head); }
         } else if (!lf.loaded[bi]) { lf.loaded[bi] = 1; self.addBlock(lf, lf.blocks[bi]); }
       });
     };
@@ -702,12 +783,118 @@
       this.add(lf, d.docs[i], sum * (m / n));
     }
   };
-  var bufPool = [];
+  var bufPool = [], docPool = [];
   var lastStats = { steps: [] };
   // Files per loading round: more rounds cost latency, bigger rounds bytes.
   var MAX_FILES_PER_ROUND = 3;
-  // Already fetched blocks taken per round.
-  var MAX_FREE_PER_ROUND = 64;
+  // Already fetched blocks taken per round: at least 64, more with many
+  // candidates (a round's bounds pass costs about candidates × leaves,
+  // which would dwarf decoding the blocks that settle them).
+  var MIN_FREE_PER_ROUND = 64;
+  var FREE_PER_CELL = 1 / 8;
+  // the k-th largest of a[i] over i < n with alive[i] (at least k of them)
+  function kthLargest(a, alive, n, k) {
+    var top = new Float64Array(k), m = 0; // ascending, the k largest so far
+    for (var i = 0; i < n; i++) {
+      if (!alive[i]) continue;
+      var v = a[i];
+      if (m === k) {
+        if (v <= top[0]) continue;
+        var j = 1;
+        while (j < k && top[j] < v) { top[j - 1] = top[j]; j++; }
+        top[j - 1] = v;
+      } else {
+        var x = m++;
+        while (x > 0 && top[x - 1] > v) { top[x] = top[x - 1]; x--; }
+        top[x] = v;
+      }
+    }
+    return top[0];
+  }
+  // thr[l] = a value x such that a doc whose leaf-l contribution is at
+  // most x cannot reach theta, even with every other leaf at its largest
+  // unloaded maximum (mu); -1 when that prunes nothing. The bound is
+  // monotone in x, so bisection finds it.
+  Search.prototype.setThresholds = function (theta, mu, vals) {
+    var L = this.L, C = this.C, thr = this.thr;
+    for (var l = 0; l < L; l++) {
+      thr[l] = -1;
+      if (theta < 0 || mu[l] < 0) continue;
+      vals.set(mu);
+      vals[l] = mu[l];
+      if (evalC(C, vals) < theta) { thr[l] = mu[l]; continue; }
+      vals[l] = 0;
+      if (evalC(C, vals) >= theta) continue;
+      var lo = 0, hi = mu[l];
+      for (var it = 0; it < 24; it++) {
+        var mid = (lo + hi) / 2;
+        vals[l] = mid;
+        if (evalC(C, vals) < theta) lo = mid; else hi = mid;
+      }
+      thr[l] = lo;
+    }
+  };
+  // Unloaded blocks (bi = lf.blocks.length: the head) that may hold an
+  // unseen doc scoring at least theta, popped best bound first (ties in
+  // leaf, then block order).
+  function LiveBlocks(search, theta, mu, vals) {
+    this.s = search; this.theta = theta; this.vals = vals; this.h = [];
+    var leaves = search.leaves, L = search.L, C = search.C, n = 0;
+    var unseen = evalC(C, mu);
+    if (unseen < 0 || (theta >= 0 && unseen < theta)) { this.size = 0; return; }
+    for (var l = 0; l < L; l++) {
+      var lf = leaves[l];
+      if (mu[l] < 0) continue;
+      var nb = lf.blocks.length;
+      for (var bi = 0; bi <= nb; bi++) {
+        var bm;
+        if (bi === nb) { if (lf.headLoaded) continue; bm = lf.hmax; }
+        else { if (lf.loaded[bi]) continue; bm = lf.bmax[bi]; }
+        if (bm <= search.thr[l]) continue;
+        vals.set(mu); vals[l] = bm;
+        var cb = evalC(C, vals);
+        if (theta >= 0 && cb < theta) continue;
+        this.h.push({ lf: lf, l: l, bi: bi, bm: bm, bound: cb, exact: false, ord: n++ });
+      }
+    }
+    this.size = n;
+    for (var i = (this.h.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+  LiveBlocks.prototype.before = function (a, b) { return a.bound > b.bound || (a.bound === b.bound && a.ord < b.ord); };
+  LiveBlocks.prototype.down = function (i) {
+    var h = this.h, n = h.length;
+    for (;;) {
+      var l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && this.before(h[l], h[m])) m = l;
+      if (r < n && this.before(h[r], h[m])) m = r;
+      if (m === i) return;
+      var t = h[i]; h[i] = h[m]; h[m] = t; i = m;
+    }
+  };
+  LiveBlocks.prototype.removeTop = function () {
+    var h = this.h, last = h.pop();
+    if (h.length) { h[0] = last; this.down(0); }
+  };
+  // the live block of best exact bound, left in place (or null)
+  LiveBlocks.prototype.peek = function () {
+    var h = this.h, s = this.s, leaves = s.leaves, L = s.L, vals = this.vals;
+    while (h.length) {
+      var e = h[0];
+      if (e.exact) return e;
+      var blk = blockOf(e.lf, e.bi);
+      for (var m = 0; m < L; m++) vals[m] = m === e.l ? e.bm : rangeMax(leaves[m], blk.first, blk.last);
+      var bb = evalC(s.C, vals);
+      if (this.theta >= 0 && bb < this.theta) { this.removeTop(); continue; }
+      e.bound = bb; e.exact = true;
+      this.down(0);
+    }
+    return null;
+  };
+  LiveBlocks.prototype.pop = function () {
+    var e = this.peek();
+    if (e) this.removeTop();
+    return e;
+  };
   Search.prototype.run = function () {
     var self = this, k = this.k, leaves = this.leaves, L = this.L;
     lastStats = { steps: [], leaves: leaves.map(function (lf) { return manifest.fields[lf.field].name + ":" + lf.term + " df=" + lf.df + " blocks=" + lf.blocks.length + (lf.head ? "+head" : ""); }) };
@@ -715,7 +902,12 @@
     function step() {
       self.openLeaves = [];
       for (var l0 = 0; l0 < L; l0++) if (maxUnloaded(leaves[l0]) >= 0) self.openLeaves.push(l0);
-      var n = self.n, lb = new Float64Array(n), ub = new Float64Array(n), unk = new Uint8Array(n), live = 0, i;
+      var n = self.n, live = 0, i;
+      if (!self.lbA || self.lbA.length < n) {
+        var sz = Math.max(n, 2 * (self.lbA ? self.lbA.length : 512));
+        self.lbA = new Float64Array(sz); self.ubA = new Float64Array(sz); self.unkA = new Uint8Array(sz); self.topA = new Uint8Array(sz);
+      }
+      var lb = self.lbA, ub = self.ubA, unk = self.unkA;
       for (i = 0; i < n; i++) {
         if (!self.alive[i]) continue;
         self.bounds(i, bo);
@@ -725,12 +917,7 @@
       }
       // theta = k-th best lower bound
       var theta = -1;
-      if (live >= k) {
-        var s = new Float64Array(live), j = 0;
-        for (i = 0; i < n; i++) if (self.alive[i]) s[j++] = lb[i];
-        s.sort();
-        theta = s[live - k];
-      }
+      if (live >= k) theta = kthLargest(lb, self.alive, n, k);
       // candidates that may still reach the top k, best lower bound first
       var list = [];
       for (i = 0; i < n; i++) {
@@ -752,12 +939,15 @@
         }
         list = kept;
       }
+      var l;
+      for (l = 0; l < L; l++) mu[l] = maxUnloaded(leaves[l]);
+      self.setThresholds(theta, mu, vals);
       var need = [], keys = [];
-      var nfree = 0;
+      var nfree = 0, maxFree = Math.max(MIN_FREE_PER_ROUND, Math.ceil(list.length * L * FREE_PER_CELL));
       function want(lf, bi) {
         var key = blockOf(lf, bi).key;
         if (key in store) { // already fetched: free, but bounded per round
-          if (nfree >= MAX_FREE_PER_ROUND) return;
+          if (nfree >= maxFree) return;
           nfree++;
         } else if (keys.indexOf(key) < 0) {
           if (keys.length >= MAX_FILES_PER_ROUND) return;
@@ -765,31 +955,14 @@
         }
         need.push([lf, bi]);
       }
-      // Blocks that may hold an unseen doc able to reach theta (block-max).
-      var liveBlocks = [], l;
-      for (l = 0; l < L; l++) mu[l] = maxUnloaded(leaves[l]);
-      var unseen = evalC(self.C, mu);
-      if (unseen >= 0 && (theta < 0 || unseen >= theta)) {
-        for (l = 0; l < L; l++) {
-          var lf0 = leaves[l];
-          if (mu[l] < 0) continue;
-          var nb = lf0.blocks.length;
-          for (var bi = 0; bi <= nb; bi++) {
-            var blk, bm;
-            if (bi === nb) { if (lf0.headLoaded) continue; blk = lf0.head; bm = lf0.hmax; }
-            else { if (lf0.loaded[bi]) continue; blk = lf0.blocks[bi]; bm = lf0.bmax[bi]; }
-            if (theta >= 0) { // cheap bound first: the others anywhere
-              vals.set(mu); vals[l] = bm;
-              if (evalC(self.C, vals) < theta) continue;
-            }
-            for (var m = 0; m < L; m++) vals[m] = m === l ? bm : rangeMax(leaves[m], blk.first, blk.last);
-            var bb = evalC(self.C, vals);
-            if (theta < 0 || bb >= theta) liveBlocks.push([lf0, bi, bb]);
-          }
-        }
-      }
-      liveBlocks.sort(function (a, b) { return b[2] - a[2]; });
-      var maxOutside = liveBlocks.length ? liveBlocks[0][2] : -1;
+      // Blocks that may hold an unseen doc able to reach theta (block-max),
+      // best bound first, bounded lazily: a block's cheap bound (the other
+      // leaves at their largest unloaded maximum) orders a heap, and its
+      // exact bound (the other leaves at their largest maximum over the
+      // block's doc range) is computed only when it reaches the top.
+      var live = new LiveBlocks(self, theta, mu, vals);
+      var top = live.peek();
+      var maxOutside = top ? top.bound : -1;
       for (x = k; x < list.length; x++) if (unk[list[x]] && ub[list[x]] > maxOutside) maxOutside = ub[list[x]];
       // Candidates whose score or rank is not settled, most promising first:
       // resolving the best ones first raises theta, which prunes the rest.
@@ -803,13 +976,22 @@
       open.sort(function (a, b) { return ub[b] - ub[a] || self.docOf[a] - self.docOf[b]; });
       // Grow the candidates first while an unseen doc may beat every open
       // candidate (the heads usually): that raises theta cheaply.
-      var growFirst = liveBlocks.length && (!open.length || liveBlocks[0][2] > ub[open[0]]);
-      if (!growFirst) for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND; oi++) self.unknownBlocks(open[oi], want);
+      var growFirst = top && (!open.length || top.bound > ub[open[0]]);
+      var isFree = function (key) { return key in store || keys.indexOf(key) >= 0; };
+      var topk = self.topA;
+      topk.fill(0, 0, n);
+      for (x = 0; x < k && x < list.length; x++) topk[list[x]] = 1;
+      if (!growFirst) {
+        for (var oi = 0; oi < open.length && keys.length < MAX_FILES_PER_ROUND && nfree < maxFree; oi++) {
+          if (theta >= 0 && !topk[open[oi]]) self.disproveBlocks(open[oi], want, theta, isFree);
+          else self.unknownBlocks(open[oi], want);
+        }
+      }
       var growing = false;
-      if (!need.length && liveBlocks.length) {
+      if (!need.length && top) {
         growing = true;
         // grow the candidates: the most promising blocks' files first
-        for (var g = 0; g < liveBlocks.length && keys.length < MAX_FILES_PER_ROUND; g++) want(liveBlocks[g][0], liveBlocks[g][1]);
+        for (var g = live.pop(); g && keys.length < MAX_FILES_PER_ROUND && nfree < maxFree; g = live.pop()) want(g.lf, g.bi);
       }
       if (!need.length) {
         return list.map(function (i) {
@@ -818,12 +1000,17 @@
           return { doc: self.docOf[i], lb: lb[i], ub: ub[i], leafIds: terms };
         });
       }
-      lastStats.steps.push({ cands: list.length, theta: theta, live: liveBlocks.length, need: need.length, keys: keys.slice(), grow: growing });
+      lastStats.steps.push({ cands: list.length, theta: theta, live: live.size, need: need.length, keys: keys.slice(), grow: growing });
       var p = self.loadBlocks(keys, need);
       return p ? p.then(step) : step();
     }
     return Promise.resolve().then(step).then(function (res) {
       if (bufPool.length < 2) bufPool.push(self.buf);
+      if (docPool.length < 2) {
+        for (var i = 0; i < self.n; i++) self.slot[self.docOf[i]] = -1;
+        self.dead.fill(0);
+        docPool.push({ slot: self.slot, dead: self.dead });
+      }
       return res;
     });
   };
@@ -944,7 +1131,7 @@
           lf.qw = 0;
         } else lf.qw = lf.boost * lf.idf * qn;
       });
-      var s = new Search(tree, leaves, k, filter, !!(plan.prefixWord || opts.fuzzy));
+      var s = new Search(tree, leaves, k, filter, !!opts.fuzzy);
       return s.run().then(function (list) {
         var exactTotal = s.allLoaded();
         var total = list.length + s.deadCount; // dead: matched, but below the top k
