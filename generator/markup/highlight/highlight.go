@@ -397,8 +397,10 @@ func tokenise(lexer chroma.Lexer, text string, budget time.Duration) (toks []chr
 		}
 	}()
 	deadline := time.Now().Add(budget)
-	it, err := lexer.Tokenise(nil, text)
-	if err != nil {
+	var it chroma.Iterator
+	if fl := fastLexerFor(lexer); fl != nil {
+		it = fl.tokenise(text)
+	} else if it, err = lexer.Tokenise(nil, text); err != nil {
 		return nil, err
 	}
 	for t := it(); t != chroma.EOF; t = it() {

@@ -1,0 +1,464 @@
+package highlight
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// Most of chroma's time goes to rules that cannot match. At each position
+// chroma tries the current state's rules in order (often 20 to 60 of them)
+// until one matches, and each try is a full regexp2 run: a rule compiles to
+// `\G(?:pattern)`, and for a pattern anchored with \G regexp2 does not look
+// at its set of possible first characters before running the program.
+//
+// fastLexer runs a chroma RegexLexer's own rules with chroma's own
+// algorithm (LexerState.Iterator, copied below), with one difference: a
+// rule whose possible first characters (regexp2's own first-character
+// analysis) exclude the rune at the position is skipped without running
+// it. The analysis is a superset of the first characters of any non-empty
+// match, and a rule that can match the empty string has none, so a rule
+// skipped could not have matched: the tokens are the same, only cheaper.
+
+// ruleFilter is what rule may start with, for ASCII runes: bit c of ascii
+// is set when the rule may match at a rune c. Non-ASCII runes always run
+// the rule.
+type ruleFilter struct {
+	rule  *chroma.CompiledRule
+	any   bool // no filter: the rule may start with anything, or match empty
+	ascii [2]uint64
+	// The rule's capture groups in the order of Match.Groups: their
+	// numbers and names.
+	nums  []int
+	names []string
+}
+
+func (f *ruleFilter) mayStart(c rune) bool {
+	return f.any || c >= utf8.RuneSelf || f.ascii[c>>6]&(1<<(c&63)) != 0
+}
+
+// fastLexer is one chroma RegexLexer with its rules compiled here, each
+// with its filter.
+type fastLexer struct {
+	lexer   *chroma.RegexLexer
+	rules   chroma.CompiledRules
+	filters map[string][]ruleFilter
+	// named is whether an emitter or mutator of the lexer may read
+	// LexerState.NamedGroups; when none can, the map is not made.
+	named bool
+}
+
+var fastLexers sync.Map // *chroma.RegexLexer → *fastLexer, or nil: not possible
+
+// fastLexerFor returns the fast form of l, or nil when l is not a plain
+// RegexLexer whose rules compile here as they do in chroma; then the caller
+// uses chroma's Tokenise.
+func fastLexerFor(l chroma.Lexer) *fastLexer {
+	rl, ok := l.(*chroma.RegexLexer)
+	if !ok || rl == nil {
+		return nil
+	}
+	if v, ok := fastLexers.Load(rl); ok {
+		return v.(*fastLexer)
+	}
+	fl := compileFast(rl)
+	v, _ := fastLexers.LoadOrStore(rl, fl)
+	return v.(*fastLexer)
+}
+
+// compileFast compiles rl's rules as chroma's RegexLexer.maybeCompile
+// does (same pattern text, flags, timeout and LexerMutator pass), into a
+// rule set of our own, and computes each rule's filter.
+func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
+	defer func() {
+		if recover() != nil {
+			fl = nil
+		}
+	}()
+	raw, err := rl.Rules()
+	if err != nil {
+		return nil
+	}
+	cfg := rl.Config()
+	flags := ""
+	if !cfg.NotMultiline {
+		flags += "m"
+	}
+	if cfg.CaseInsensitive {
+		flags += "i"
+	}
+	if cfg.DotAll {
+		flags += "s"
+	}
+	rules := chroma.CompiledRules{}
+	filter := map[*chroma.CompiledRule]ruleFilter{}
+	for state, rs := range raw {
+		rules[state] = nil
+		for _, r := range rs {
+			pattern := "(?:" + r.Pattern + ")"
+			if flags != "" {
+				pattern = "(?" + flags + ")" + pattern
+			}
+			pattern = `\G` + pattern
+			re, err := regexp2.Compile(pattern)
+			if err != nil {
+				return nil
+			}
+			re.MatchTimeout = 250 * time.Millisecond
+			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
+			filter[cr] = firstChars(pattern)
+			rules[state] = append(rules[state], cr)
+		}
+	}
+restart:
+	seen := map[chroma.LexerMutator]bool{}
+	for state := range rules {
+		for i := range len(rules[state]) {
+			if m, ok := rules[state][i].Mutator.(chroma.LexerMutator); ok {
+				if seen[m] {
+					return nil
+				}
+				seen[m] = true
+				if err := m.MutateLexer(rules, state, i); err != nil {
+					return nil
+				}
+				goto restart
+			}
+		}
+	}
+	for state := range rules {
+		for i := range len(rules[state]) {
+			if v, ok := rules[state][i].Type.(chroma.ValidatingEmitter); ok {
+				if v.ValidateEmitter(rules[state][i]) != nil {
+					return nil
+				}
+			}
+		}
+	}
+	fl = &fastLexer{lexer: rl, rules: rules, filters: map[string][]ruleFilter{}}
+	for _, rs := range rules {
+		for _, r := range rs {
+			if !namesUnread(r.Type, r.Mutator) {
+				fl.named = true
+			}
+		}
+	}
+	for state, rs := range rules {
+		fs := make([]ruleFilter, len(rs))
+		for i, r := range rs {
+			f, ok := filter[r]
+			if !ok {
+				f = ruleFilter{any: true}
+			}
+			f.rule = r
+			f.nums = r.Regexp.GetGroupNumbers()
+			f.names = r.Regexp.GetGroupNames()
+			if len(f.nums) != len(f.names) {
+				return nil
+			}
+			fs[i] = f
+		}
+		fl.filters[state] = fs
+	}
+	return fl
+}
+
+// firstChars is the filter for a compiled pattern: regexp2's first
+// character set for it (nil when the pattern may match empty), widened by
+// simple case folding for case-insensitive sets.
+func firstChars(pattern string) ruleFilter {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil {
+		return ruleFilter{any: true}
+	}
+	code, err := syntax.Write(tree)
+	if err != nil || code.FcPrefix == nil || code.RightToLeft {
+		return ruleFilter{any: true}
+	}
+	set := &code.FcPrefix.PrefixSet
+	var f ruleFilter
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		ok := set.Contains(c)
+		if !ok && code.FcPrefix.CaseInsensitive {
+			for o := unicode.SimpleFold(c); o != c; o = unicode.SimpleFold(o) {
+				if set.Contains(o) {
+					ok = true
+					break
+				}
+			}
+		}
+		if ok {
+			f.ascii[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return f
+}
+
+// tokenise is chroma's RegexLexer.Tokenise with default options.
+func (fl *fastLexer) tokenise(text string) chroma.Iterator {
+	text = ensureLF(text)
+	newlineAdded := false
+	if fl.lexer.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+		newlineAdded = true
+	}
+	it := &fastIterator{
+		fl: fl,
+		state: &chroma.LexerState{
+			Registry:       lexers.GlobalLexerRegistry,
+			Lexer:          fl.lexer,
+			Text:           []rune(text),
+			Stack:          []string{"root"},
+			Rules:          fl.rules,
+			MutatorContext: map[any]any{},
+		},
+		newlineAdded: newlineAdded,
+	}
+	return it.next
+}
+
+// ensureLF is chroma's: \r\n and lone \r become \n.
+func ensureLF(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	buf := make([]byte, len(text))
+	var j int
+	for i := range len(text) {
+		c := text[i]
+		if c == '\r' {
+			if i < len(text)-1 && text[i+1] == '\n' {
+				continue
+			}
+			c = '\n'
+		}
+		buf[j] = c
+		j++
+	}
+	return string(buf[:j])
+}
+
+type fastIterator struct {
+	fl            *fastLexer
+	state         *chroma.LexerState
+	iteratorStack []chroma.Iterator
+	newlineAdded  bool
+}
+
+// next is chroma's LexerState.Iterator (v2.27.0) without tracing, with
+// matchRules replaced by fl.match.
+func (it *fastIterator) next() chroma.Token {
+	l := it.state
+	end := len(l.Text)
+	if it.newlineAdded {
+		end--
+	}
+	for l.Pos < end && len(l.Stack) > 0 {
+		// Exhaust the iterator stack, if any.
+		for len(it.iteratorStack) > 0 {
+			n := len(it.iteratorStack) - 1
+			t := it.iteratorStack[n]()
+			if t.Type == chroma.Ignore {
+				continue
+			}
+			if t == chroma.EOF {
+				it.iteratorStack = it.iteratorStack[:n]
+				continue
+			}
+			return t
+		}
+
+		l.State = l.Stack[len(l.Stack)-1]
+		selectedRule, ok := l.Rules[l.State]
+		if !ok {
+			panic("unknown state " + l.State)
+		}
+		ruleIndex, rule, groups, namedGroups := it.fl.match(l.Text, l.Pos, l.State, selectedRule)
+		// No match.
+		if groups == nil {
+			// From Pygments: a newline that is an error token empties the
+			// stack and lexing goes on in the root state.
+			if l.Text[l.Pos] == '\n' && l.State != "root" {
+				l.Stack = []string{"root"}
+				continue
+			}
+			l.Pos++
+			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
+		}
+		l.Rule = ruleIndex
+		l.Groups = groups
+		l.NamedGroups = namedGroups
+		l.Pos += utf8.RuneCountInString(groups[0])
+		if rule.Mutator != nil {
+			if err := rule.Mutator.Mutate(l); err != nil {
+				panic(err)
+			}
+		}
+		if rule.Type != nil {
+			it.iteratorStack = append(it.iteratorStack, rule.Type.Emit(l.Groups, l))
+		}
+	}
+	// Exhaust the iterator stack, if any.
+	for len(it.iteratorStack) > 0 {
+		n := len(it.iteratorStack) - 1
+		t := it.iteratorStack[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			it.iteratorStack = it.iteratorStack[:n]
+			continue
+		}
+		return t
+	}
+	// If we get to here and we still have text, return it as an error.
+	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
+		value := string(l.Text[l.Pos:])
+		l.Pos = len(l.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// match is chroma's matchRules, skipping rules that cannot start with the
+// rune at pos, and reading the groups of a match in place rather than
+// through a Match of their own. The filters are used only for the rules
+// they were made for (a mutator could replace a state's rules while
+// lexing).
+func (fl *fastLexer) match(text []rune, pos int, state string, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
+	fs := fl.filters[state]
+	c := text[pos]
+	for i, rule := range rules {
+		if i >= len(fs) || fs[i].rule != rule {
+			if groups, named, ok := matchRule(rule, text, pos); ok {
+				return i, rule, groups, named
+			}
+			continue
+		}
+		f := &fs[i]
+		if !f.mayStart(c) {
+			continue
+		}
+		var groups []string
+		var named map[string]string
+		err := rule.Regexp.FindRunesMatches(text, pos, func(m regexp2.MatchView) bool {
+			if at, _, ok := m.GroupRange(0); !ok || at != pos {
+				return false
+			}
+			groups = make([]string, len(f.nums))
+			for j, num := range f.nums {
+				if at, n, ok := m.GroupRange(num); ok {
+					groups[j] = string(text[at : at+n])
+				}
+			}
+			if fl.named {
+				named = make(map[string]string, len(f.nums))
+				for j, g := range groups {
+					named[f.names[j]] = g
+				}
+			}
+			return false
+		})
+		if err == nil && groups != nil {
+			return i, rule, groups, named
+		}
+	}
+	return 0, &chroma.CompiledRule{}, nil, nil
+}
+
+// matchRule is one step of chroma's matchRules.
+func matchRule(rule *chroma.CompiledRule, text []rune, pos int) ([]string, map[string]string, bool) {
+	match, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+	if match != nil && err == nil && match.RuneIndex == pos {
+		groups := []string{}
+		namedGroups := make(map[string]string)
+		for _, g := range match.Groups() {
+			namedGroups[g.Name] = g.String()
+			groups = append(groups, g.String())
+		}
+		return groups, namedGroups, true
+	}
+	return nil, nil, false
+}
+
+// namesUnread reports whether emitter e and mutator m are known not to read
+// LexerState.NamedGroups: token types, ByGroups, Using, UsingSelf,
+// UsingByGroup, Push, Pop and lists of these. Anything else (EmitterFunc,
+// MutatorFunc, as ByGroupNames and a few Go-written lexers use) may.
+func namesUnread(e chroma.Emitter, m chroma.Mutator) bool {
+	switch e := e.(type) {
+	case nil, chroma.TokenType:
+	case chroma.EmitterFunc:
+		// UsingLexer's emitter (the Go lexer's raw strings) ignores the
+		// state. Inlined, its closure is named after the caller too
+		// (chroma/v2/lexers.goRules.UsingLexer.func1).
+		f := runtime.FuncForPC(reflect.ValueOf(e).Pointer())
+		if f == nil || !strings.HasPrefix(f.Name(), "github.com/alecthomas/chroma/v2") || !strings.HasSuffix(f.Name(), ".UsingLexer.func1") {
+			return false
+		}
+	case chroma.SerialisableEmitter:
+		switch e.EmitterKind() {
+		case "using", "usingself":
+		case "bygroups", "usingbygroup":
+			subs, ok := field[chroma.Emitters](e, "Emitters")
+			if !ok {
+				return false
+			}
+			for _, sub := range subs {
+				if !namesUnread(sub, nil) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	switch m := m.(type) {
+	case nil:
+	case chroma.SerialisableMutator:
+		switch m.MutatorKind() {
+		case "push", "pop":
+		case "mutators":
+			subs, ok := field[[]chroma.Mutator](m, "Mutators")
+			if !ok {
+				return false
+			}
+			for _, sub := range subs {
+				if !namesUnread(nil, sub) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// field reads the exported field name of the struct x points to.
+func field[T any](x any, name string) (T, bool) {
+	var zero T
+	v := reflect.ValueOf(x)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return zero, false
+	}
+	f := v.Elem().FieldByName(name)
+	if !f.IsValid() || !f.CanInterface() {
+		return zero, false
+	}
+	t, ok := f.Interface().(T)
+	return t, ok
+}
