@@ -3,6 +3,7 @@ package highlight
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +37,9 @@ type ruleFilter struct {
 	rule  *chroma.CompiledRule
 	any   bool // no filter: the rule may start with anything, or match empty
 	ascii [2]uint64
+	// opt is regexp2's search plan for the rule's pattern without \G: what
+	// any match must start with (nil: nothing more than ascii says).
+	opt *syntax.FindOptimizations
 	// The rule's capture groups in the order of Match.Groups: their
 	// numbers and names.
 	nums  []int
@@ -115,7 +119,9 @@ func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 			}
 			re.MatchTimeout = 250 * time.Millisecond
 			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
-			filter[cr] = firstChars(pattern)
+			f := firstChars(pattern)
+			f.opt = searchPlan(strings.TrimPrefix(pattern, `\G`))
+			filter[cr] = f
 			rules[state] = append(rules[state], cr)
 		}
 	}
@@ -162,7 +168,7 @@ restart:
 			f.rule = r
 			f.nums = r.Regexp.GetGroupNumbers()
 			f.names = r.Regexp.GetGroupNames()
-			if len(f.nums) != len(f.names) {
+			if len(f.nums) == 0 || f.nums[0] != 0 || len(f.nums) != len(f.names) {
 				return nil
 			}
 			fs[i] = f
@@ -211,19 +217,44 @@ func (fl *fastLexer) tokenise(text string) chroma.Iterator {
 		text += "\n"
 		newlineAdded = true
 	}
+	runes := []rune(text)
 	it := &fastIterator{
 		fl: fl,
 		state: &chroma.LexerState{
 			Registry:       lexers.GlobalLexerRegistry,
 			Lexer:          fl.lexer,
-			Text:           []rune(text),
+			Text:           runes,
 			Stack:          []string{"root"},
 			Rules:          fl.rules,
 			MutatorContext: map[any]any{},
 		},
 		newlineAdded: newlineAdded,
 	}
+	// Group text is cut from text itself when it spells the runes exactly
+	// (valid UTF-8), rather than converted from runes.
+	if isASCII(text) {
+		it.src = text
+	} else if utf8.ValidString(text) {
+		it.src = text
+		it.offs = make([]int32, 0, len(runes)+1)
+		for i := range text {
+			it.offs = append(it.offs, int32(i))
+		}
+		it.offs = append(it.offs, int32(len(text)))
+	} else {
+		it.noSrc = true
+	}
+	it.yield = it.onMatch
 	return it.next
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // ensureLF is chroma's: \r\n and lone \r become \n.
@@ -252,10 +283,36 @@ type fastIterator struct {
 	state         *chroma.LexerState
 	iteratorStack []chroma.Iterator
 	newlineAdded  bool
+
+	// The text as a string: src[offs[i]:offs[j]] is the text of runes i to
+	// j (offs nil: all runes are ASCII, offsets are indexes). noSrc: the
+	// text was not valid UTF-8; groups are converted from runes.
+	src   string
+	offs  []int32
+	noSrc bool
+
+	// The match in progress, for onMatch.
+	yield  func(regexp2.MatchView) bool
+	filter *ruleFilter
+	pos    int
+	groups []string
+	length int // runes in groups[0]
+}
+
+// text is the text of n runes from rune at.
+func (it *fastIterator) text(at, n int) string {
+	switch {
+	case it.noSrc:
+		return string(it.state.Text[at : at+n])
+	case it.offs == nil:
+		return it.src[at : at+n]
+	}
+	return it.src[it.offs[at]:it.offs[at+n]]
 }
 
 // next is chroma's LexerState.Iterator (v2.27.0) without tracing, with
-// matchRules replaced by fl.match.
+// matchRules replaced by it.match, and a token type's single token
+// returned at once rather than through an iterator (TokenType.Emit).
 func (it *fastIterator) next() chroma.Token {
 	l := it.state
 	end := len(l.Text)
@@ -282,7 +339,7 @@ func (it *fastIterator) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + l.State)
 		}
-		ruleIndex, rule, groups, namedGroups := it.fl.match(l.Text, l.Pos, l.State, selectedRule)
+		ruleIndex, rule, groups, namedGroups, length := it.match(l.State, selectedRule)
 		// No match.
 		if groups == nil {
 			// From Pygments: a newline that is an error token empties the
@@ -297,13 +354,18 @@ func (it *fastIterator) next() chroma.Token {
 		l.Rule = ruleIndex
 		l.Groups = groups
 		l.NamedGroups = namedGroups
-		l.Pos += utf8.RuneCountInString(groups[0])
+		l.Pos += length
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
 				panic(err)
 			}
 		}
-		if rule.Type != nil {
+		if tt, ok := rule.Type.(chroma.TokenType); ok {
+			// TokenType.Emit: an iterator of this one token.
+			if t := (chroma.Token{Type: tt, Value: l.Groups[0]}); t.Type != chroma.Ignore && t != chroma.EOF {
+				return t
+			}
+		} else if rule.Type != nil {
 			it.iteratorStack = append(it.iteratorStack, rule.Type.Emit(l.Groups, l))
 		}
 	}
@@ -329,50 +391,58 @@ func (it *fastIterator) next() chroma.Token {
 	return chroma.EOF
 }
 
-// match is chroma's matchRules, skipping rules that cannot start with the
-// rune at pos, and reading the groups of a match in place rather than
-// through a Match of their own. The filters are used only for the rules
-// they were made for (a mutator could replace a state's rules while
-// lexing).
-func (fl *fastLexer) match(text []rune, pos int, state string, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
-	fs := fl.filters[state]
+// match is chroma's matchRules at the current position, skipping rules
+// that cannot start there, and reading the groups of a match in place
+// rather than through a Match of their own. It also returns the length of
+// the match in runes. The filters are used only for the rules they were
+// made for (a mutator could replace a state's rules while lexing).
+func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string, int) {
+	text, pos := it.state.Text, it.state.Pos
+	fs := it.fl.filters[state]
 	c := text[pos]
 	for i, rule := range rules {
 		if i >= len(fs) || fs[i].rule != rule {
 			if groups, named, ok := matchRule(rule, text, pos); ok {
-				return i, rule, groups, named
+				return i, rule, groups, named, utf8.RuneCountInString(groups[0])
 			}
 			continue
 		}
 		f := &fs[i]
-		if !f.mayStart(c) {
+		if !f.mayStart(c) || f.opt != nil && !planAllows(f.opt, text, pos) {
 			continue
 		}
-		var groups []string
-		var named map[string]string
-		err := rule.Regexp.FindRunesMatches(text, pos, func(m regexp2.MatchView) bool {
-			if at, _, ok := m.GroupRange(0); !ok || at != pos {
-				return false
-			}
-			groups = make([]string, len(f.nums))
-			for j, num := range f.nums {
-				if at, n, ok := m.GroupRange(num); ok {
-					groups[j] = string(text[at : at+n])
-				}
-			}
-			if fl.named {
+		it.filter, it.pos, it.groups = f, pos, nil
+		err := rule.Regexp.FindRunesMatches(text, pos, it.yield)
+		if groups := it.groups; err == nil && groups != nil {
+			var named map[string]string
+			if it.fl.named {
 				named = make(map[string]string, len(f.nums))
 				for j, g := range groups {
 					named[f.names[j]] = g
 				}
 			}
-			return false
-		})
-		if err == nil && groups != nil {
-			return i, rule, groups, named
+			return i, rule, groups, named, it.length
 		}
 	}
-	return 0, &chroma.CompiledRule{}, nil, nil
+	return 0, &chroma.CompiledRule{}, nil, nil, 0
+}
+
+// onMatch takes the groups of the first match: Match.Groups' strings.
+func (it *fastIterator) onMatch(m regexp2.MatchView) bool {
+	at, n, ok := m.GroupRange(0)
+	if !ok || at != it.pos {
+		return false
+	}
+	f := it.filter
+	groups := make([]string, len(f.nums))
+	groups[0] = it.text(at, n)
+	for j, num := range f.nums[1:] {
+		if at, n, ok := m.GroupRange(num); ok {
+			groups[j+1] = it.text(at, n)
+		}
+	}
+	it.groups, it.length = groups, n
+	return false
 }
 
 // matchRule is one step of chroma's matchRules.
@@ -461,4 +531,100 @@ func field[T any](x any, name string) (T, bool) {
 	}
 	t, ok := f.Interface().(T)
 	return t, ok
+}
+
+// searchPlan is regexp2's search plan for pattern when it can rule out a
+// start position by itself, else nil.
+func searchPlan(pattern string) *syntax.FindOptimizations {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil || tree.FindOptimizations == nil {
+		return nil
+	}
+	o := tree.FindOptimizations
+	if o.LeadingAnchor == syntax.NtBol || o.LeadingAnchor == syntax.NtBeginning {
+		return o
+	}
+	switch o.FindMode {
+	case syntax.LeadingString_LeftToRight, syntax.LeadingStrings_LeftToRight,
+		syntax.FixedDistanceChar_LeftToRight, syntax.FixedDistanceString_LeftToRight,
+		syntax.FixedDistanceSets_LeftToRight, syntax.LeadingSet_LeftToRight:
+		return o
+	}
+	if o.MinRequiredLength > 1 {
+		return o
+	}
+	return nil
+}
+
+// planAllows reports whether a match of the plan's pattern may start at
+// pos: the leading anchor, and the tests regexp2's unanchored search
+// applies to a candidate start (runner.go: hasRequiredLengthAt,
+// findLeadingString(s)LeftToRight, fixedDistanceSetsMatchAt).
+func planAllows(o *syntax.FindOptimizations, text []rune, pos int) bool {
+	if o.MinRequiredLength > 0 && len(text)-pos < o.MinRequiredLength {
+		return false
+	}
+	switch o.LeadingAnchor {
+	case syntax.NtBol: // ^ in multiline mode
+		if pos > 0 && text[pos-1] != '\n' {
+			return false
+		}
+	case syntax.NtBeginning:
+		if pos > 0 {
+			return false
+		}
+	}
+	switch o.FindMode {
+	case syntax.LeadingString_LeftToRight:
+		return hasRunePrefix(text[pos:], o.LeadingPrefixRunes)
+	case syntax.LeadingStrings_LeftToRight:
+		for _, p := range o.LeadingPrefixesRunes {
+			if hasRunePrefix(text[pos:], p) {
+				return true
+			}
+		}
+		return len(o.LeadingPrefixesRunes) == 0
+	case syntax.FixedDistanceChar_LeftToRight:
+		i := pos + o.FixedDistanceLiteral.Distance
+		return i < len(text) && text[i] == o.FixedDistanceLiteral.C
+	case syntax.FixedDistanceString_LeftToRight:
+		i := pos + o.FixedDistanceLiteral.Distance
+		return i <= len(text) && hasRunePrefix(text[i:], o.FixedDistanceLiteral.Runes)
+	case syntax.FixedDistanceSets_LeftToRight, syntax.LeadingSet_LeftToRight:
+		for _, set := range o.FixedDistanceSets {
+			i := pos + set.Distance
+			if i < 0 || i >= len(text) || !inFixedDistanceSet(set, text[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func hasRunePrefix(s, prefix []rune) bool {
+	if len(prefix) > len(s) {
+		return false
+	}
+	for i, r := range prefix {
+		if s[i] != r {
+			return false
+		}
+	}
+	return true
+}
+
+// inFixedDistanceSet is regexp2's charInFixedDistanceSet.
+func inFixedDistanceSet(set syntax.FixedDistanceSet, ch rune) bool {
+	if len(set.Chars) > 5 && set.Set != nil {
+		return set.Set.Contains(ch)
+	}
+	if len(set.Chars) > 0 {
+		found := slices.Contains(set.Chars, ch)
+		return found != set.Negated
+	}
+	if set.Range != nil {
+		found := ch >= set.Range.First && ch <= set.Range.Last
+		return found != set.Negated
+	}
+	return set.Set != nil && set.Set.Contains(ch)
 }

@@ -107,3 +107,20 @@ func TestFastLexerChromaSamples(t *testing.T) {
 	}
 	t.Logf("%d lexers", tested)
 }
+
+// TestFastLexerText covers text that is not ASCII, and text that is not
+// valid UTF-8 (groups are then converted from runes, as chroma does).
+func TestFastLexerText(t *testing.T) {
+	for _, name := range []string{"go", "python", "javascript", "java", "c++", "rust"} {
+		l := lexers.Get(name)
+		for _, text := range []string{
+			"// héllo wörld ✓\nx := \"naïve ☃\" + 'é'\n",
+			"s = \"\xff\xfe bad\" # \x80 also bad\nprint(s)\n",
+			"a\r\nb\rc\n",
+			"",
+			"no newline at end",
+		} {
+			sameTokens(t, name, l, text)
+		}
+	}
+}
