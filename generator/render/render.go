@@ -210,7 +210,7 @@ func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
 // html/template passes them through. A page rarely holds any, so the scan
 // copies only when it finds one.
 func printableHTML(b []byte) []byte {
-	if utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden) {
+	if printable(b) {
 		return slices.Clone(b)
 	}
 	return bytes.Map(func(r rune) rune {
@@ -220,6 +220,35 @@ func printableHTML(b []byte) []byte {
 		return r
 	}, bytes.ToValidUTF8(b, []byte("\uFFFD")))
 }
+
+// printable reports whether b is valid UTF-8 with no forbidden code point:
+// utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden), with ASCII bytes
+// checked by table.
+func printable(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if asciiForbidden[c] {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 || forbidden(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// asciiForbidden[c] is forbidden(rune(c)).
+var asciiForbidden = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = forbidden(rune(c))
+	}
+	return t
+}()
 
 func forbidden(r rune) bool {
 	switch {

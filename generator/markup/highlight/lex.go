@@ -40,6 +40,10 @@ type ruleFilter struct {
 	// opt is regexp2's search plan for the rule's pattern without \G: what
 	// any match must start with (nil: nothing more than ascii says).
 	opt *syntax.FindOptimizations
+	// lin is the rule as a linear matcher, or nil (see linear.go).
+	lin *linear
+	// pattern is the rule's compiled pattern text.
+	pattern string
 	// The rule's capture groups in the order of Match.Groups: their
 	// numbers and names.
 	nums  []int
@@ -121,6 +125,7 @@ func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
 			f := firstChars(pattern)
 			f.opt = searchPlan(strings.TrimPrefix(pattern, `\G`))
+			f.pattern = pattern
 			filter[cr] = f
 			rules[state] = append(rules[state], cr)
 		}
@@ -170,6 +175,13 @@ restart:
 			f.names = r.Regexp.GetGroupNames()
 			if len(f.nums) == 0 || f.nums[0] != 0 || len(f.nums) != len(f.names) {
 				return nil
+			}
+			dense := true
+			for j, num := range f.nums {
+				dense = dense && num == j
+			}
+			if dense && f.pattern != "" {
+				f.lin = linearOf(f.pattern, len(f.nums))
 			}
 			fs[i] = f
 		}
@@ -296,7 +308,8 @@ type fastIterator struct {
 	filter *ruleFilter
 	pos    int
 	groups []string
-	length int // runes in groups[0]
+	length int    // runes in groups[0]
+	caps   []span // for linear rules
 }
 
 // text is the text of n runes from rune at.
@@ -411,8 +424,13 @@ func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, 
 		if !f.mayStart(c) || f.opt != nil && !planAllows(f.opt, text, pos) {
 			continue
 		}
+		var err error
 		it.filter, it.pos, it.groups = f, pos, nil
-		err := rule.Regexp.FindRunesMatches(text, pos, it.yield)
+		if f.lin != nil {
+			it.matchLinear(f)
+		} else {
+			err = rule.Regexp.FindRunesMatches(text, pos, it.yield)
+		}
 		if groups := it.groups; err == nil && groups != nil {
 			var named map[string]string
 			if it.fl.named {
@@ -425,6 +443,26 @@ func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, 
 		}
 	}
 	return 0, &chroma.CompiledRule{}, nil, nil, 0
+}
+
+// matchLinear matches linear rule f at it.pos, setting it.groups and
+// it.length on success as onMatch does.
+func (it *fastIterator) matchLinear(f *ruleFilter) {
+	caps := it.caps[:0]
+	for range f.lin.groups {
+		caps = append(caps, span{0, -1})
+	}
+	it.caps = caps
+	if !f.lin.match(it.state.Text, it.pos, caps) {
+		return
+	}
+	groups := make([]string, len(caps))
+	for j, c := range caps {
+		if c.end >= 0 {
+			groups[j] = it.text(c.start, c.end-c.start)
+		}
+	}
+	it.groups, it.length = groups, caps[0].end-caps[0].start
 }
 
 // onMatch takes the groups of the first match: Match.Groups' strings.

@@ -124,3 +124,64 @@ func TestFastLexerText(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearRules compares each linear rule of the corpus languages with
+// regexp2 at every position of a text mixing their code.
+func TestLinearRules(t *testing.T) {
+	var b strings.Builder
+	for _, r := range corpus.Generate(40, 3).Records() {
+		b.WriteString(r.SourceCode)
+		b.WriteString(r.TryCatchPattern)
+		b.WriteString("é ☃ \"x\\\"y\" 'z' /* c */ # d\n")
+	}
+	text := []rune(b.String())
+	if len(text) > 6000 {
+		text = text[:6000]
+	}
+	lins := 0
+	for _, name := range []string{"go", "python", "cython", "java", "javascript", "typescript", "rust", "c++", "objective-c"} {
+		fl := fastLexerFor(lexers.Get(name))
+		if fl == nil {
+			t.Fatalf("%s: no fast lexer", name)
+		}
+		seen := map[*chroma.CompiledRule]bool{}
+		for _, fs := range fl.filters {
+			for _, f := range fs {
+				if f.lin == nil || seen[f.rule] {
+					continue
+				}
+				seen[f.rule] = true
+				lins++
+				caps := make([]span, f.lin.groups)
+				for pos := range text {
+					for j := range caps {
+						caps[j] = span{0, -1}
+					}
+					got := f.lin.match(text, pos, caps)
+					m, err := f.rule.Regexp.FindRunesMatchStartingAt(text, pos)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := m != nil && m.RuneIndex == pos
+					if got != want {
+						t.Fatalf("%s %q at %d: linear %v, regexp2 %v", name, f.pattern, pos, got, want)
+					}
+					if !got {
+						continue
+					}
+					for j, g := range m.Groups() {
+						c := caps[j]
+						gs := ""
+						if c.end >= 0 {
+							gs = string(text[c.start:c.end])
+						}
+						if gs != g.String() {
+							t.Fatalf("%s %q at %d: group %d = %q, want %q", name, f.pattern, pos, j, gs, g.String())
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d linear rules", lins)
+}
