@@ -75,6 +75,7 @@ type Renderer struct {
 	pages      map[string]*template.Template // by page template file name
 	openSearch *template.Template            // opensearch.xml, when the templates have it
 	pool       sync.Pool
+	entries    entryCache
 }
 
 // Template files. layout.html defines "layout", which a page fills by
