@@ -19,12 +19,14 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -96,7 +98,17 @@ func (r *Renderer) Render(src string) (template.HTML, error) {
 	src, cut := capInput(sanitize(src))
 	var b bytes.Buffer
 	b.Grow(len(src) + len(src)/4 + 64)
-	if err := r.md.Convert([]byte(src), &b); err != nil {
+	// goldmark writes through a bufio.Writer of its own (4 KiB) unless it
+	// is given one: it is given a pooled one.
+	w := bufWriters.Get().(*bufio.Writer)
+	w.Reset(&b)
+	err := r.md.Convert([]byte(src), w)
+	if err == nil {
+		err = w.Flush()
+	}
+	w.Reset(nil)
+	bufWriters.Put(w)
+	if err != nil {
 		return "", fmt.Errorf("markdown: rendering %d bytes: %w", len(src), err)
 	}
 	if cut > 0 {
@@ -104,6 +116,8 @@ func (r *Renderer) Render(src string) (template.HTML, error) {
 	}
 	return template.HTML(b.String()), nil
 }
+
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
 
 // capInput cuts s to at most MaxInput bytes, at the last line end in the
 // second half if there is one (so a paragraph is not split mid-word), and
