@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/errdocs/errdocs/generator/record"
@@ -79,6 +80,27 @@ const maxDescription = 160
 // Record renders record i of s, whose full record is rec, at its path
 // (rec.Path() + "index.html").
 func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, error) {
+	var out []byte
+	err := r.RecordFunc(s, i, rec, func(b []byte) error {
+		out = slices.Clone(b)
+		return nil
+	})
+	return out, err
+}
+
+// RecordFunc is Record calling emit with the page, whose bytes are valid
+// only during the call (they are the renderer's pooled buffer): it spares
+// a copy of each page when the caller only writes it out.
+func (r *Renderer) RecordFunc(s *site.Site, i int32, rec *record.Record, emit func([]byte) error) error {
+	p, err := r.recordPage(s, i, rec)
+	if err != nil {
+		return err
+	}
+	return r.executeFunc(recordPage, p, emit)
+}
+
+// recordPage makes record i's page data.
+func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page, error) {
 	if s == nil || rec == nil || int(i) < 0 || int(i) >= len(s.Summaries) {
 		return nil, fmt.Errorf("render: no record %d", i)
 	}
@@ -177,7 +199,7 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
 	}
 	p.Data = d
-	return r.execute(recordPage, p)
+	return p, nil
 }
 
 // maxHeadline bounds the article headline, the length search engines show.

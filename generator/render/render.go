@@ -186,9 +186,20 @@ func sevLabel(s string) string {
 
 // execute renders one page into a pooled buffer and returns a copy.
 func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
+	var out []byte
+	err := r.executeFunc(name, p, func(b []byte) error {
+		out = slices.Clone(b)
+		return nil
+	})
+	return out, err
+}
+
+// executeFunc renders one page into a pooled buffer and calls emit with
+// its bytes (made printable), which are valid only during the call.
+func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) error {
 	t := r.pages[name]
 	if t == nil {
-		return nil, fmt.Errorf("render: template %s is missing", name)
+		return fmt.Errorf("render: template %s is missing", name)
 	}
 	buf := r.pool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -199,9 +210,12 @@ func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
 		}
 	}()
 	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
-		return nil, fmt.Errorf("render %s: %w", p.links.From, err)
+		return fmt.Errorf("render %s: %w", p.links.From, err)
 	}
-	return printableHTML(buf.Bytes()), nil
+	if b := buf.Bytes(); printable(b) {
+		return emit(b)
+	}
+	return emit(printableHTML(buf.Bytes()))
 }
 
 // printableHTML returns a copy of a page with invalid UTF-8 and the code
