@@ -106,7 +106,19 @@ func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page,
 	}
 	p := r.page(rec.Path(), site.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
 	p.Head.Type = "article"
-	p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	// The documentation is rendered here, with its first sentence from the
+	// same parse when the Markdown renderer can, and its error (if any)
+	// reported below in field order.
+	var doc template.HTML
+	var docErr error
+	docDone := false
+	if m, ok := r.o.Markdown.(sentenceRenderer); ok && strings.TrimSpace(rec.Documentation) != "" {
+		doc, p.Head.Description, docErr = m.RenderFirstSentence(rec.Documentation, maxDescription)
+		docDone = docErr == nil
+	}
+	if !docDone {
+		p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	}
 	if p.Head.Description == "" {
 		// Documentation that is all code or headings has no sentence; the
 		// message still says what the page is about.
@@ -150,6 +162,13 @@ func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page,
 		{"triggerScenarios", rec.TriggerScenarios, &d.Triggers},
 		{"commonSituations", rec.CommonSituations, &d.Situations},
 	} {
+		if f.dst == &d.Documentation && (docDone || docErr != nil) {
+			if docErr != nil {
+				return nil, fail(f.name, docErr)
+			}
+			d.Documentation = doc
+			continue
+		}
 		if *f.dst, err = r.markdown(f.src); err != nil {
 			return nil, fail(f.name, err)
 		}
@@ -200,6 +219,12 @@ func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page,
 	}
 	p.Data = d
 	return p, nil
+}
+
+// sentenceRenderer is a Markdown renderer that also gives the first
+// sentence of what it renders (markdown.Renderer), from the same parse.
+type sentenceRenderer interface {
+	RenderFirstSentence(src string, max int) (template.HTML, string, error)
 }
 
 // maxHeadline bounds the article headline, the length search engines show.
