@@ -185,10 +185,11 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			defer wg.Done()
 			for rec := range jobs {
 				i := ds.index(rec)
-				page, err := r.Record(s, i, rec)
-				if err == nil {
-					err = out.WriteFile(rec.Path()+"index.html", page)
-				}
+				// The page's bytes are the renderer's pooled buffer,
+				// valid until the write returns.
+				err := r.RecordFunc(s, i, rec, func(page []byte) error {
+					return out.WriteFile(rec.Path()+"index.html", page)
+				})
 				if err != nil {
 					select {
 					case renderErr <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):

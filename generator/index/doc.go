@@ -215,20 +215,31 @@ func SortKey(family, analyzedAt string) string {
 // unicode+lowercase analyzer.
 func IdentifierText(code string, minLen int) string {
 	var out []string
+	walkIdentifiers(code, minLen, func(s string) bool {
+		out = append(out, s)
+		return true
+	})
+	return strings.Join(out, " ")
+}
+
+// walkIdentifiers calls yield with each word of IdentifierText(code,
+// minLen) in order, until yield returns false.
+func walkIdentifiers(code string, minLen int, yield func(string) bool) {
 	seen := map[string]bool{}
+	stopped := false
 	emit := func(s string) {
-		if s == "" || seen[s] {
+		if stopped || s == "" || seen[s] {
 			return
 		}
 		seen[s] = true
-		out = append(out, s)
+		stopped = !yield(s)
 	}
 	isIdent := func(r rune) bool {
 		return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 	}
 	// Walk dotted chains of identifiers: a.b.C
 	i := 0
-	for i < len(code) {
+	for i < len(code) && !stopped {
 		r, w := utf8.DecodeRuneInString(code[i:])
 		if !isIdent(r) {
 			i += w
@@ -275,7 +286,6 @@ func IdentifierText(code string, minLen int) string {
 			}
 		}
 	}
-	return strings.Join(out, " ")
 }
 
 // maxSourceIdentifiers caps the identifiers kept per excerpt: the first
@@ -292,27 +302,22 @@ const maxSourceIdentifiers = 24
 func SourceIdentifiers(code string) string {
 	code = stripCommentsAndStrings(code)
 	var keep []string
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(IdentifierText(code, 4)) {
-		if len(keep) >= maxSourceIdentifiers {
-			break
-		}
+	// The words come each once; the walk stops at the last one kept.
+	walkIdentifiers(code, 4, func(w string) bool {
 		if strings.Contains(w, ".") {
 			// only qualified names ending in a type: pkg.TypeName
 			last := w[strings.LastIndexByte(w, '.')+1:]
 			r, _ := utf8.DecodeRuneInString(last)
 			first := w[:strings.IndexByte(w, '.')]
 			if !unicode.IsUpper(r) || first == "this" || first == "self" {
-				continue
+				return true
 			}
 		} else if !hasStructure(w) {
-			continue
+			return true
 		}
-		if !seen[w] {
-			seen[w] = true
-			keep = append(keep, w)
-		}
-	}
+		keep = append(keep, w)
+		return len(keep) < maxSourceIdentifiers
+	})
 	return IdentifierText(strings.Join(keep, " "), 0)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/errdocs/errdocs/generator/record"
@@ -79,12 +80,45 @@ const maxDescription = 160
 // Record renders record i of s, whose full record is rec, at its path
 // (rec.Path() + "index.html").
 func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, error) {
+	var out []byte
+	err := r.RecordFunc(s, i, rec, func(b []byte) error {
+		out = slices.Clone(b)
+		return nil
+	})
+	return out, err
+}
+
+// RecordFunc is Record calling emit with the page, whose bytes are valid
+// only during the call (they are the renderer's pooled buffer): it spares
+// a copy of each page when the caller only writes it out.
+func (r *Renderer) RecordFunc(s *site.Site, i int32, rec *record.Record, emit func([]byte) error) error {
+	p, err := r.recordPage(s, i, rec)
+	if err != nil {
+		return err
+	}
+	return r.executeFunc(recordPage, p, emit)
+}
+
+// recordPage makes record i's page data.
+func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page, error) {
 	if s == nil || rec == nil || int(i) < 0 || int(i) >= len(s.Summaries) {
 		return nil, fmt.Errorf("render: no record %d", i)
 	}
 	p := r.page(rec.Path(), site.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
 	p.Head.Type = "article"
-	p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	// The documentation is rendered here, with its first sentence from the
+	// same parse when the Markdown renderer can, and its error (if any)
+	// reported below in field order.
+	var doc template.HTML
+	var docErr error
+	docDone := false
+	if m, ok := r.o.Markdown.(sentenceRenderer); ok && strings.TrimSpace(rec.Documentation) != "" {
+		doc, p.Head.Description, docErr = m.RenderFirstSentence(rec.Documentation, maxDescription)
+		docDone = docErr == nil
+	}
+	if !docDone {
+		p.Head.Description = firstSentence(rec.Documentation, maxDescription)
+	}
 	if p.Head.Description == "" {
 		// Documentation that is all code or headings has no sentence; the
 		// message still says what the page is about.
@@ -128,6 +162,13 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 		{"triggerScenarios", rec.TriggerScenarios, &d.Triggers},
 		{"commonSituations", rec.CommonSituations, &d.Situations},
 	} {
+		if f.dst == &d.Documentation && (docDone || docErr != nil) {
+			if docErr != nil {
+				return nil, fail(f.name, docErr)
+			}
+			d.Documentation = doc
+			continue
+		}
 		if *f.dst, err = r.markdown(f.src); err != nil {
 			return nil, fail(f.name, err)
 		}
@@ -177,7 +218,13 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
 	}
 	p.Data = d
-	return r.execute(recordPage, p)
+	return p, nil
+}
+
+// sentenceRenderer is a Markdown renderer that also gives the first
+// sentence of what it renders (markdown.Renderer), from the same parse.
+type sentenceRenderer interface {
+	RenderFirstSentence(src string, max int) (template.HTML, string, error)
 }
 
 // maxHeadline bounds the article headline, the length search engines show.

@@ -75,6 +75,7 @@ type Renderer struct {
 	pages      map[string]*template.Template // by page template file name
 	openSearch *template.Template            // opensearch.xml, when the templates have it
 	pool       sync.Pool
+	entries    entryCache
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -185,9 +186,20 @@ func sevLabel(s string) string {
 
 // execute renders one page into a pooled buffer and returns a copy.
 func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
+	var out []byte
+	err := r.executeFunc(name, p, func(b []byte) error {
+		out = slices.Clone(b)
+		return nil
+	})
+	return out, err
+}
+
+// executeFunc renders one page into a pooled buffer and calls emit with
+// its bytes (made printable), which are valid only during the call.
+func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) error {
 	t := r.pages[name]
 	if t == nil {
-		return nil, fmt.Errorf("render: template %s is missing", name)
+		return fmt.Errorf("render: template %s is missing", name)
 	}
 	buf := r.pool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -198,9 +210,12 @@ func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
 		}
 	}()
 	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
-		return nil, fmt.Errorf("render %s: %w", p.links.From, err)
+		return fmt.Errorf("render %s: %w", p.links.From, err)
 	}
-	return printableHTML(buf.Bytes()), nil
+	if b := buf.Bytes(); printable(b) {
+		return emit(b)
+	}
+	return emit(printableHTML(buf.Bytes()))
 }
 
 // printableHTML returns a copy of a page with invalid UTF-8 and the code
@@ -210,7 +225,7 @@ func (r *Renderer) execute(name string, p *Page) ([]byte, error) {
 // html/template passes them through. A page rarely holds any, so the scan
 // copies only when it finds one.
 func printableHTML(b []byte) []byte {
-	if utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden) {
+	if printable(b) {
 		return slices.Clone(b)
 	}
 	return bytes.Map(func(r rune) rune {
@@ -220,6 +235,35 @@ func printableHTML(b []byte) []byte {
 		return r
 	}, bytes.ToValidUTF8(b, []byte("\uFFFD")))
 }
+
+// printable reports whether b is valid UTF-8 with no forbidden code point:
+// utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden), with ASCII bytes
+// checked by table.
+func printable(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if asciiForbidden[c] {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 || forbidden(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// asciiForbidden[c] is forbidden(rune(c)).
+var asciiForbidden = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = forbidden(rune(c))
+	}
+	return t
+}()
 
 func forbidden(r rune) bool {
 	switch {

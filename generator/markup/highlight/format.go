@@ -230,8 +230,10 @@ func sumLen(ss []string) int {
 // and as the fallback when a lexer fails.
 func plainLines(p prepared) [][]chroma.Token {
 	out := make([][]chroma.Token, len(p.lines))
+	flat := make([]chroma.Token, len(p.lines))
 	for i, l := range p.lines {
-		out[i] = []chroma.Token{{Type: chroma.Text, Value: l}}
+		flat[i] = chroma.Token{Type: chroma.Text, Value: l}
+		out[i] = flat[i : i+1 : i+1]
 	}
 	return out
 }
@@ -243,6 +245,10 @@ func plainLines(p prepared) [][]chroma.Token {
 // lost or invented text; the caller then prints the text unhighlighted.
 func splitTokens(p prepared, toks []chroma.Token) ([][]chroma.Token, bool) {
 	out := make([][]chroma.Token, len(p.lines))
+	// The lines' tokens share one array: a token spanning k line ends
+	// makes k+1 pieces.
+	flat := make([]chroma.Token, 0, len(toks)+len(p.lines))
+	first := 0      // index in flat of line li's first token
 	li, pos := 0, 0 // line index, byte offset in p.lines[li]
 	for _, tok := range toks {
 		v := tok.Value
@@ -261,7 +267,7 @@ func splitTokens(p prepared, toks []chroma.Token) ([][]chroma.Token, bool) {
 				return nil, false
 			}
 			if piece != "" {
-				out[li] = append(out[li], chroma.Token{Type: tok.Type, Value: piece})
+				flat = append(flat, chroma.Token{Type: tok.Type, Value: piece})
 				pos += len(piece)
 			}
 			if !nl {
@@ -270,12 +276,17 @@ func splitTokens(p prepared, toks []chroma.Token) ([][]chroma.Token, bool) {
 			if pos != len(line) {
 				return nil, false
 			}
+			out[li] = flat[first:len(flat):len(flat)]
+			first = len(flat)
 			li, pos = li+1, 0
 			v = rest
 		}
 	}
 	if li < len(p.lines)-1 || (li == len(p.lines)-1 && pos != len(p.lines[li])) {
 		return nil, false
+	}
+	if li < len(p.lines) {
+		out[li] = flat[first:len(flat):len(flat)]
 	}
 	return out, true
 }

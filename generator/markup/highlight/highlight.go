@@ -367,7 +367,7 @@ func keyHex(k [32]byte) string { return hex.EncodeToString(k[:]) }
 // the cache prints the same bytes even if it would have lexed in time.)
 func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string {
 	p := prepare(code, h.opts.MaxLineLen, h.opts.MaxLines)
-	lines := plainLines(p)
+	var lines [][]chroma.Token
 	if lexer != nil {
 		toks, err := tokenise(lexer, strings.Join(p.lines, "\n")+"\n", h.opts.LexBudget)
 		if errors.Is(err, errSlow) {
@@ -378,6 +378,9 @@ func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string
 				lines = ls
 			}
 		}
+	}
+	if lines == nil {
+		lines = plainLines(p)
 	}
 	return format(p, lines, lay, h.table)
 }
@@ -397,10 +400,13 @@ func tokenise(lexer chroma.Lexer, text string, budget time.Duration) (toks []chr
 		}
 	}()
 	deadline := time.Now().Add(budget)
-	it, err := lexer.Tokenise(nil, text)
-	if err != nil {
+	var it chroma.Iterator
+	if fl := fastLexerFor(lexer); fl != nil {
+		it = fl.tokenise(text)
+	} else if it, err = lexer.Tokenise(nil, text); err != nil {
 		return nil, err
 	}
+	toks = make([]chroma.Token, 0, len(text)/3+8)
 	for t := it(); t != chroma.EOF; t = it() {
 		toks = append(toks, t)
 		if len(toks)%16 == 0 && time.Now().After(deadline) {

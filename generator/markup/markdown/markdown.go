@@ -19,12 +19,14 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -34,6 +36,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -93,17 +96,46 @@ const MaxInput = 32 << 10
 
 // Render converts Markdown to HTML.
 func (r *Renderer) Render(src string) (template.HTML, error) {
+	h, _, err := r.render(src, false, 0)
+	return h, err
+}
+
+// RenderFirstSentence is Render and FirstSentence(src, max) from one parse.
+func (r *Renderer) RenderFirstSentence(src string, max int) (template.HTML, string, error) {
+	return r.render(src, true, max)
+}
+
+func (r *Renderer) render(src string, sentence bool, max int) (template.HTML, string, error) {
 	src, cut := capInput(sanitize(src))
+	source := []byte(src)
+	// What goldmark's Convert does, the parse kept for FirstSentence.
+	doc := r.md.Parser().Parse(text.NewReader(source))
+	first := ""
+	if sentence {
+		first = truncate(firstSentence(firstText(doc, source)), max)
+	}
 	var b bytes.Buffer
 	b.Grow(len(src) + len(src)/4 + 64)
-	if err := r.md.Convert([]byte(src), &b); err != nil {
-		return "", fmt.Errorf("markdown: rendering %d bytes: %w", len(src), err)
+	// goldmark writes through a bufio.Writer of its own (4 KiB) unless it
+	// is given one: it is given a pooled one.
+	w := bufWriters.Get().(*bufio.Writer)
+	w.Reset(&b)
+	err := r.md.Renderer().Render(w, source, doc)
+	if err == nil {
+		err = w.Flush()
+	}
+	w.Reset(nil)
+	bufWriters.Put(w)
+	if err != nil {
+		return "", "", fmt.Errorf("markdown: rendering %d bytes: %w", len(src), err)
 	}
 	if cut > 0 {
 		fmt.Fprintf(&b, "<p class=\"cut\">… [cut %d characters]</p>\n", cut)
 	}
-	return template.HTML(b.String()), nil
+	return template.HTML(b.String()), first, nil
 }
+
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
 
 // capInput cuts s to at most MaxInput bytes, at the last line end in the
 // second half if there is one (so a paragraph is not split mid-word), and

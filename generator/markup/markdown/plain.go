@@ -118,18 +118,55 @@ func Plain(src string) string {
 // when it is longer: for meta descriptions. max ≤ 0 means no limit. It is
 // not HTML; the caller escapes it.
 func FirstSentence(src string, max int) string {
-	bs := blocks(src)
-	if len(bs) == 0 {
-		return ""
-	}
-	t := bs[0].text
-	for _, b := range bs {
-		if b.prose {
-			t = b.text
-			break
+	capped, _ := capInput(sanitize(src))
+	source := []byte(capped)
+	doc := shared().md.Parser().Parse(text.NewReader(source))
+	return truncate(firstSentence(firstText(doc, source)), max)
+}
+
+// firstText is the text of the first prose block of doc, or of its first
+// text block when it has no prose: the block FirstSentence reads (as
+// blocks would list them), found without going through the others.
+func firstText(doc ast.Node, source []byte) string {
+	first, prose := "", ""
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
 		}
+		switch n.Kind() {
+		case ast.KindParagraph, ast.KindTextBlock, ast.KindHeading, extast.KindTableCell:
+			isProse := n.Kind() == ast.KindParagraph || n.Kind() == ast.KindTextBlock
+			if !isProse && first != "" {
+				return ast.WalkSkipChildren, nil
+			}
+			t := collapse(plainText(n, source))
+			if t == "" {
+				return ast.WalkSkipChildren, nil
+			}
+			if isProse {
+				prose = t
+				return ast.WalkStop, nil
+			}
+			first = t
+			return ast.WalkSkipChildren, nil
+		case ast.KindCodeBlock, ast.KindFencedCodeBlock:
+			if first == "" {
+				var b strings.Builder
+				lines := n.Lines()
+				for i := range lines.Len() {
+					seg := lines.At(i)
+					b.Write(seg.Value(source))
+				}
+				first = collapse(b.String())
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if prose != "" {
+		return prose
 	}
-	return truncate(firstSentence(t), max)
+	return first
 }
 
 // abbreviations end in a period without ending a sentence. Compared in

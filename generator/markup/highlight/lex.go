@@ -1,0 +1,680 @@
+package highlight
+
+import (
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// Most of chroma's time goes to rules that cannot match. At each position
+// chroma tries the current state's rules in order (often 20 to 60 of them)
+// until one matches, and each try is a full regexp2 run: a rule compiles to
+// `\G(?:pattern)`, and for a pattern anchored with \G regexp2 does not look
+// at its set of possible first characters before running the program.
+//
+// fastLexer runs a chroma RegexLexer's own rules with chroma's own
+// algorithm (LexerState.Iterator, copied below), with these differences:
+//
+//   - a rule whose possible first characters (regexp2's own first-character
+//     analysis) exclude the rune at the position is skipped without running
+//     it. The analysis is a superset of the first characters of any
+//     non-empty match, and a rule that can match the empty string has none,
+//     so a rule skipped could not have matched;
+//   - so is a rule that regexp2's search plan for its pattern (leading
+//     anchor, leading strings, characters at fixed distances, minimum
+//     length) rules out at the position;
+//   - a linear rule (linear.go) is matched by walking its tree, not by
+//     regexp2, with the same result;
+//   - a match's groups are read in place (FindRunesMatches) and cut from
+//     the input string, and the NamedGroups map is made only for lexers
+//     that may read it.
+//
+// The tokens are the same, only cheaper (lex_test.go compares them with
+// chroma's on every lexer's sample file and on generated records).
+
+// ruleFilter is what rule may start with, for ASCII runes: bit c of ascii
+// is set when the rule may match at a rune c. Non-ASCII runes always run
+// the rule.
+type ruleFilter struct {
+	rule  *chroma.CompiledRule
+	any   bool // no filter: the rule may start with anything, or match empty
+	ascii [2]uint64
+	// opt is regexp2's search plan for the rule's pattern without \G: what
+	// any match must start with (nil: nothing more than ascii says).
+	opt *syntax.FindOptimizations
+	// lin is the rule as a linear matcher, or nil (see linear.go).
+	lin *linear
+	// pattern is the rule's compiled pattern text.
+	pattern string
+	// The rule's capture groups in the order of Match.Groups: their
+	// numbers and names.
+	nums  []int
+	names []string
+}
+
+func (f *ruleFilter) mayStart(c rune) bool {
+	return f.any || c >= utf8.RuneSelf || f.ascii[c>>6]&(1<<(c&63)) != 0
+}
+
+// fastLexer is one chroma RegexLexer with its rules compiled here, each
+// with its filter.
+type fastLexer struct {
+	lexer   *chroma.RegexLexer
+	rules   chroma.CompiledRules
+	filters map[string][]ruleFilter
+	// named is whether an emitter or mutator of the lexer may read
+	// LexerState.NamedGroups; when none can, the map is not made.
+	named bool
+}
+
+var fastLexers sync.Map // *chroma.RegexLexer → *fastLexer, or nil: not possible
+
+// fastLexerFor returns the fast form of l, or nil when l is not a plain
+// RegexLexer whose rules compile here as they do in chroma; then the caller
+// uses chroma's Tokenise.
+func fastLexerFor(l chroma.Lexer) *fastLexer {
+	rl, ok := l.(*chroma.RegexLexer)
+	if !ok || rl == nil {
+		return nil
+	}
+	if v, ok := fastLexers.Load(rl); ok {
+		return v.(*fastLexer)
+	}
+	fl := compileFast(rl)
+	v, _ := fastLexers.LoadOrStore(rl, fl)
+	return v.(*fastLexer)
+}
+
+// compileFast compiles rl's rules as chroma's RegexLexer.maybeCompile
+// does (same pattern text, flags, timeout and LexerMutator pass), into a
+// rule set of our own, and computes each rule's filter.
+func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
+	defer func() {
+		if recover() != nil {
+			fl = nil
+		}
+	}()
+	raw, err := rl.Rules()
+	if err != nil {
+		return nil
+	}
+	cfg := rl.Config()
+	flags := ""
+	if !cfg.NotMultiline {
+		flags += "m"
+	}
+	if cfg.CaseInsensitive {
+		flags += "i"
+	}
+	if cfg.DotAll {
+		flags += "s"
+	}
+	rules := chroma.CompiledRules{}
+	filter := map[*chroma.CompiledRule]ruleFilter{}
+	for state, rs := range raw {
+		rules[state] = nil
+		for _, r := range rs {
+			pattern := "(?:" + r.Pattern + ")"
+			if flags != "" {
+				pattern = "(?" + flags + ")" + pattern
+			}
+			pattern = `\G` + pattern
+			re, err := regexp2.Compile(pattern)
+			if err != nil {
+				return nil
+			}
+			re.MatchTimeout = 250 * time.Millisecond
+			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
+			f := firstChars(pattern)
+			f.opt = searchPlan(strings.TrimPrefix(pattern, `\G`))
+			f.pattern = pattern
+			filter[cr] = f
+			rules[state] = append(rules[state], cr)
+		}
+	}
+restart:
+	seen := map[chroma.LexerMutator]bool{}
+	for state := range rules {
+		for i := range len(rules[state]) {
+			if m, ok := rules[state][i].Mutator.(chroma.LexerMutator); ok {
+				if seen[m] {
+					return nil
+				}
+				seen[m] = true
+				if err := m.MutateLexer(rules, state, i); err != nil {
+					return nil
+				}
+				goto restart
+			}
+		}
+	}
+	for state := range rules {
+		for i := range len(rules[state]) {
+			if v, ok := rules[state][i].Type.(chroma.ValidatingEmitter); ok {
+				if v.ValidateEmitter(rules[state][i]) != nil {
+					return nil
+				}
+			}
+		}
+	}
+	fl = &fastLexer{lexer: rl, rules: rules, filters: map[string][]ruleFilter{}}
+	for _, rs := range rules {
+		for _, r := range rs {
+			if !namesUnread(r.Type, r.Mutator) {
+				fl.named = true
+			}
+		}
+	}
+	for state, rs := range rules {
+		fs := make([]ruleFilter, len(rs))
+		for i, r := range rs {
+			f, ok := filter[r]
+			if !ok {
+				f = ruleFilter{any: true}
+			}
+			f.rule = r
+			f.nums = r.Regexp.GetGroupNumbers()
+			f.names = r.Regexp.GetGroupNames()
+			if len(f.nums) == 0 || f.nums[0] != 0 || len(f.nums) != len(f.names) {
+				return nil
+			}
+			dense := true
+			for j, num := range f.nums {
+				dense = dense && num == j
+			}
+			if dense && f.pattern != "" {
+				f.lin = linearOf(f.pattern, len(f.nums))
+			}
+			fs[i] = f
+		}
+		fl.filters[state] = fs
+	}
+	return fl
+}
+
+// firstChars is the filter for a compiled pattern: regexp2's first
+// character set for it (nil when the pattern may match empty), widened by
+// simple case folding for case-insensitive sets.
+func firstChars(pattern string) ruleFilter {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil {
+		return ruleFilter{any: true}
+	}
+	code, err := syntax.Write(tree)
+	if err != nil || code.FcPrefix == nil || code.RightToLeft {
+		return ruleFilter{any: true}
+	}
+	set := &code.FcPrefix.PrefixSet
+	var f ruleFilter
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		ok := set.Contains(c)
+		if !ok && code.FcPrefix.CaseInsensitive {
+			for o := unicode.SimpleFold(c); o != c; o = unicode.SimpleFold(o) {
+				if set.Contains(o) {
+					ok = true
+					break
+				}
+			}
+		}
+		if ok {
+			f.ascii[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return f
+}
+
+// tokenise is chroma's RegexLexer.Tokenise with default options.
+func (fl *fastLexer) tokenise(text string) chroma.Iterator {
+	text = ensureLF(text)
+	newlineAdded := false
+	if fl.lexer.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+		newlineAdded = true
+	}
+	runes := []rune(text)
+	it := &fastIterator{
+		fl: fl,
+		state: &chroma.LexerState{
+			Registry:       lexers.GlobalLexerRegistry,
+			Lexer:          fl.lexer,
+			Text:           runes,
+			Stack:          []string{"root"},
+			Rules:          fl.rules,
+			MutatorContext: map[any]any{},
+		},
+		newlineAdded: newlineAdded,
+	}
+	// Group text is cut from text itself when it spells the runes exactly
+	// (valid UTF-8), rather than converted from runes.
+	if isASCII(text) {
+		it.src = text
+	} else if utf8.ValidString(text) {
+		it.src = text
+		it.offs = make([]int32, 0, len(runes)+1)
+		for i := range text {
+			it.offs = append(it.offs, int32(i))
+		}
+		it.offs = append(it.offs, int32(len(text)))
+	} else {
+		it.noSrc = true
+	}
+	it.yield = it.onMatch
+	return it.next
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// ensureLF is chroma's: \r\n and lone \r become \n.
+func ensureLF(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	buf := make([]byte, len(text))
+	var j int
+	for i := range len(text) {
+		c := text[i]
+		if c == '\r' {
+			if i < len(text)-1 && text[i+1] == '\n' {
+				continue
+			}
+			c = '\n'
+		}
+		buf[j] = c
+		j++
+	}
+	return string(buf[:j])
+}
+
+type fastIterator struct {
+	fl            *fastLexer
+	state         *chroma.LexerState
+	iteratorStack []chroma.Iterator
+	newlineAdded  bool
+
+	// The text as a string: src[offs[i]:offs[j]] is the text of runes i to
+	// j (offs nil: all runes are ASCII, offsets are indexes). noSrc: the
+	// text was not valid UTF-8; groups are converted from runes.
+	src   string
+	offs  []int32
+	noSrc bool
+
+	// The match in progress, for onMatch.
+	yield  func(regexp2.MatchView) bool
+	filter *ruleFilter
+	pos    int
+	groups []string
+	length int    // runes in groups[0]
+	caps   []span // for linear rules
+}
+
+// text is the text of n runes from rune at.
+func (it *fastIterator) text(at, n int) string {
+	switch {
+	case it.noSrc:
+		return string(it.state.Text[at : at+n])
+	case it.offs == nil:
+		return it.src[at : at+n]
+	}
+	return it.src[it.offs[at]:it.offs[at+n]]
+}
+
+// next is chroma's LexerState.Iterator (v2.27.0) without tracing, with
+// matchRules replaced by it.match, and a token type's single token
+// returned at once rather than through an iterator (TokenType.Emit).
+func (it *fastIterator) next() chroma.Token {
+	l := it.state
+	end := len(l.Text)
+	if it.newlineAdded {
+		end--
+	}
+	for l.Pos < end && len(l.Stack) > 0 {
+		// Exhaust the iterator stack, if any.
+		for len(it.iteratorStack) > 0 {
+			n := len(it.iteratorStack) - 1
+			t := it.iteratorStack[n]()
+			if t.Type == chroma.Ignore {
+				continue
+			}
+			if t == chroma.EOF {
+				it.iteratorStack = it.iteratorStack[:n]
+				continue
+			}
+			return t
+		}
+
+		l.State = l.Stack[len(l.Stack)-1]
+		selectedRule, ok := l.Rules[l.State]
+		if !ok {
+			panic("unknown state " + l.State)
+		}
+		ruleIndex, rule, groups, namedGroups, length := it.match(l.State, selectedRule)
+		// No match.
+		if groups == nil {
+			// From Pygments: a newline that is an error token empties the
+			// stack and lexing goes on in the root state.
+			if l.Text[l.Pos] == '\n' && l.State != "root" {
+				l.Stack = []string{"root"}
+				continue
+			}
+			l.Pos++
+			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
+		}
+		l.Rule = ruleIndex
+		l.Groups = groups
+		l.NamedGroups = namedGroups
+		l.Pos += length
+		if rule.Mutator != nil {
+			if err := rule.Mutator.Mutate(l); err != nil {
+				panic(err)
+			}
+		}
+		if tt, ok := rule.Type.(chroma.TokenType); ok {
+			// TokenType.Emit: an iterator of this one token.
+			if t := (chroma.Token{Type: tt, Value: l.Groups[0]}); t.Type != chroma.Ignore && t != chroma.EOF {
+				return t
+			}
+		} else if rule.Type != nil {
+			it.iteratorStack = append(it.iteratorStack, rule.Type.Emit(l.Groups, l))
+		}
+	}
+	// Exhaust the iterator stack, if any.
+	for len(it.iteratorStack) > 0 {
+		n := len(it.iteratorStack) - 1
+		t := it.iteratorStack[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			it.iteratorStack = it.iteratorStack[:n]
+			continue
+		}
+		return t
+	}
+	// If we get to here and we still have text, return it as an error.
+	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
+		value := string(l.Text[l.Pos:])
+		l.Pos = len(l.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// match is chroma's matchRules at the current position, skipping rules
+// that cannot start there, and reading the groups of a match in place
+// rather than through a Match of their own. It also returns the length of
+// the match in runes. The filters are used only for the rules they were
+// made for (a mutator could replace a state's rules while lexing).
+func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string, int) {
+	text, pos := it.state.Text, it.state.Pos
+	fs := it.fl.filters[state]
+	c := text[pos]
+	for i, rule := range rules {
+		if i >= len(fs) || fs[i].rule != rule {
+			if groups, named, ok := matchRule(rule, text, pos); ok {
+				return i, rule, groups, named, utf8.RuneCountInString(groups[0])
+			}
+			continue
+		}
+		f := &fs[i]
+		if !f.mayStart(c) || f.opt != nil && !planAllows(f.opt, text, pos) {
+			continue
+		}
+		var err error
+		it.filter, it.pos, it.groups = f, pos, nil
+		if f.lin != nil {
+			it.matchLinear(f)
+		} else {
+			err = rule.Regexp.FindRunesMatches(text, pos, it.yield)
+		}
+		if groups := it.groups; err == nil && groups != nil {
+			var named map[string]string
+			if it.fl.named {
+				named = make(map[string]string, len(f.nums))
+				for j, g := range groups {
+					named[f.names[j]] = g
+				}
+			}
+			return i, rule, groups, named, it.length
+		}
+	}
+	return 0, &chroma.CompiledRule{}, nil, nil, 0
+}
+
+// matchLinear matches linear rule f at it.pos, setting it.groups and
+// it.length on success as onMatch does.
+func (it *fastIterator) matchLinear(f *ruleFilter) {
+	caps := it.caps[:0]
+	for range f.lin.groups {
+		caps = append(caps, span{0, -1})
+	}
+	it.caps = caps
+	if !f.lin.match(it.state.Text, it.pos, caps) {
+		return
+	}
+	groups := make([]string, len(caps))
+	for j, c := range caps {
+		if c.end >= 0 {
+			groups[j] = it.text(c.start, c.end-c.start)
+		}
+	}
+	it.groups, it.length = groups, caps[0].end-caps[0].start
+}
+
+// onMatch takes the groups of the first match: Match.Groups' strings.
+func (it *fastIterator) onMatch(m regexp2.MatchView) bool {
+	at, n, ok := m.GroupRange(0)
+	if !ok || at != it.pos {
+		return false
+	}
+	f := it.filter
+	groups := make([]string, len(f.nums))
+	groups[0] = it.text(at, n)
+	for j, num := range f.nums[1:] {
+		if at, n, ok := m.GroupRange(num); ok {
+			groups[j+1] = it.text(at, n)
+		}
+	}
+	it.groups, it.length = groups, n
+	return false
+}
+
+// matchRule is one step of chroma's matchRules.
+func matchRule(rule *chroma.CompiledRule, text []rune, pos int) ([]string, map[string]string, bool) {
+	match, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+	if match != nil && err == nil && match.RuneIndex == pos {
+		groups := []string{}
+		namedGroups := make(map[string]string)
+		for _, g := range match.Groups() {
+			namedGroups[g.Name] = g.String()
+			groups = append(groups, g.String())
+		}
+		return groups, namedGroups, true
+	}
+	return nil, nil, false
+}
+
+// namesUnread reports whether emitter e and mutator m are known not to read
+// LexerState.NamedGroups: token types, ByGroups, Using, UsingSelf,
+// UsingByGroup, Push, Pop and lists of these. Anything else (EmitterFunc,
+// MutatorFunc, as ByGroupNames and a few Go-written lexers use) may.
+func namesUnread(e chroma.Emitter, m chroma.Mutator) bool {
+	switch e := e.(type) {
+	case nil, chroma.TokenType:
+	case chroma.EmitterFunc:
+		// UsingLexer's emitter (the Go lexer's raw strings) ignores the
+		// state. Inlined, its closure is named after the caller too
+		// (chroma/v2/lexers.goRules.UsingLexer.func1).
+		f := runtime.FuncForPC(reflect.ValueOf(e).Pointer())
+		if f == nil || !strings.HasPrefix(f.Name(), "github.com/alecthomas/chroma/v2") || !strings.HasSuffix(f.Name(), ".UsingLexer.func1") {
+			return false
+		}
+	case chroma.SerialisableEmitter:
+		switch e.EmitterKind() {
+		case "using", "usingself":
+		case "bygroups", "usingbygroup":
+			subs, ok := field[chroma.Emitters](e, "Emitters")
+			if !ok {
+				return false
+			}
+			for _, sub := range subs {
+				if !namesUnread(sub, nil) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	switch m := m.(type) {
+	case nil:
+	case chroma.SerialisableMutator:
+		switch m.MutatorKind() {
+		case "push", "pop":
+		case "mutators":
+			subs, ok := field[[]chroma.Mutator](m, "Mutators")
+			if !ok {
+				return false
+			}
+			for _, sub := range subs {
+				if !namesUnread(nil, sub) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// field reads the exported field name of the struct x points to.
+func field[T any](x any, name string) (T, bool) {
+	var zero T
+	v := reflect.ValueOf(x)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return zero, false
+	}
+	f := v.Elem().FieldByName(name)
+	if !f.IsValid() || !f.CanInterface() {
+		return zero, false
+	}
+	t, ok := f.Interface().(T)
+	return t, ok
+}
+
+// searchPlan is regexp2's search plan for pattern when it can rule out a
+// start position by itself, else nil.
+func searchPlan(pattern string) *syntax.FindOptimizations {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil || tree.FindOptimizations == nil {
+		return nil
+	}
+	o := tree.FindOptimizations
+	if o.LeadingAnchor == syntax.NtBol || o.LeadingAnchor == syntax.NtBeginning {
+		return o
+	}
+	switch o.FindMode {
+	case syntax.LeadingString_LeftToRight, syntax.LeadingStrings_LeftToRight,
+		syntax.FixedDistanceChar_LeftToRight, syntax.FixedDistanceString_LeftToRight,
+		syntax.FixedDistanceSets_LeftToRight, syntax.LeadingSet_LeftToRight:
+		return o
+	}
+	if o.MinRequiredLength > 1 {
+		return o
+	}
+	return nil
+}
+
+// planAllows reports whether a match of the plan's pattern may start at
+// pos: the leading anchor, and the tests regexp2's unanchored search
+// applies to a candidate start (runner.go: hasRequiredLengthAt,
+// findLeadingString(s)LeftToRight, fixedDistanceSetsMatchAt).
+func planAllows(o *syntax.FindOptimizations, text []rune, pos int) bool {
+	if o.MinRequiredLength > 0 && len(text)-pos < o.MinRequiredLength {
+		return false
+	}
+	switch o.LeadingAnchor {
+	case syntax.NtBol: // ^ in multiline mode
+		if pos > 0 && text[pos-1] != '\n' {
+			return false
+		}
+	case syntax.NtBeginning:
+		if pos > 0 {
+			return false
+		}
+	}
+	switch o.FindMode {
+	case syntax.LeadingString_LeftToRight:
+		return hasRunePrefix(text[pos:], o.LeadingPrefixRunes)
+	case syntax.LeadingStrings_LeftToRight:
+		for _, p := range o.LeadingPrefixesRunes {
+			if hasRunePrefix(text[pos:], p) {
+				return true
+			}
+		}
+		return len(o.LeadingPrefixesRunes) == 0
+	case syntax.FixedDistanceChar_LeftToRight:
+		i := pos + o.FixedDistanceLiteral.Distance
+		return i < len(text) && text[i] == o.FixedDistanceLiteral.C
+	case syntax.FixedDistanceString_LeftToRight:
+		i := pos + o.FixedDistanceLiteral.Distance
+		return i <= len(text) && hasRunePrefix(text[i:], o.FixedDistanceLiteral.Runes)
+	case syntax.FixedDistanceSets_LeftToRight, syntax.LeadingSet_LeftToRight:
+		for _, set := range o.FixedDistanceSets {
+			i := pos + set.Distance
+			if i < 0 || i >= len(text) || !inFixedDistanceSet(set, text[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func hasRunePrefix(s, prefix []rune) bool {
+	if len(prefix) > len(s) {
+		return false
+	}
+	for i, r := range prefix {
+		if s[i] != r {
+			return false
+		}
+	}
+	return true
+}
+
+// inFixedDistanceSet is regexp2's charInFixedDistanceSet.
+func inFixedDistanceSet(set syntax.FixedDistanceSet, ch rune) bool {
+	if len(set.Chars) > 5 && set.Set != nil {
+		return set.Set.Contains(ch)
+	}
+	if len(set.Chars) > 0 {
+		found := slices.Contains(set.Chars, ch)
+		return found != set.Negated
+	}
+	if set.Range != nil {
+		found := ch >= set.Range.First && ch <= set.Range.Last
+		return found != set.Negated
+	}
+	return set.Set != nil && set.Set.Contains(ch)
+}

@@ -1,0 +1,286 @@
+package highlight
+
+import (
+	"math"
+
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// A linear rule is one whose regexp2 tree, after regexp2's own reductions,
+// is a sequence of single characters, strings, anchors, word boundaries and
+// atomic loops (regexp2 makes a loop atomic when nothing after it could make
+// it give back), with groups around parts of it; a choice between such
+// fixed sequences (keywords, a set or a character) may stand anywhere in
+// the sequence, and at its very end a greedy loop. Its match at a position
+// is found by walking the sequence, going back only to try a choice's next
+// branch, as regexp2's backtracking would; linear rules are matched so,
+// without running regexp2's program. Most of the rules that match a token
+// (white space, names, keywords, punctuation, simple strings) are linear.
+type linear struct {
+	seq []linOp
+	// groups is the number of capture groups including group 0.
+	groups int
+}
+
+// linOp is one step of a linear rule: a node matched as a whole (its own
+// match is final), a choice to backtrack into, or a group's start or end.
+type linOp struct {
+	kind  linKind
+	n     *syntax.RegexNode
+	group int
+}
+
+type linKind uint8
+
+const (
+	linNode   linKind = iota // n matched by linMatch
+	linChoice                // n is an Alternate of fixed branches, tried in order
+	linOpen                  // group starts
+	linClose                 // group ends
+)
+
+// linearOf returns the linear form of a compiled rule pattern (with \G),
+// or nil when the pattern is not linear. groups is the pattern's number of
+// capture groups; the tree's group numbers must be 0 to groups-1.
+func linearOf(pattern string, groups int) *linear {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil || tree.Root == nil || tree.Root.T != syntax.NtCapture || tree.Root.M != 0 || len(tree.Root.Children) != 1 {
+		return nil
+	}
+	l := &linear{groups: groups}
+	if !l.flatten(validator{groups: groups}, tree.Root.Children[0], true) {
+		return nil
+	}
+	return l
+}
+
+// flatten appends the steps of n; tail: nothing follows n.
+func (l *linear) flatten(v validator, n *syntax.RegexNode, tail bool) bool {
+	if n.Options&(syntax.IgnoreCase|syntax.RightToLeft|syntax.ECMAScript) != 0 {
+		return false
+	}
+	switch n.T {
+	case syntax.NtConcatenate:
+		for i, c := range n.Children {
+			if !l.flatten(v, c, tail && i == len(n.Children)-1) {
+				return false
+			}
+		}
+		return true
+	case syntax.NtGroup:
+		return len(n.Children) == 1 && l.flatten(v, n.Children[0], tail)
+	case syntax.NtCapture:
+		if n.N != -1 || n.M <= 0 || n.M >= v.groups || len(n.Children) != 1 {
+			return false
+		}
+		l.seq = append(l.seq, linOp{kind: linOpen, group: n.M})
+		if !l.flatten(v, n.Children[0], tail) {
+			return false
+		}
+		l.seq = append(l.seq, linOp{kind: linClose, group: n.M})
+		return true
+	case syntax.NtAlternate:
+		if tail {
+			break // its first success is final
+		}
+		// Branches with no choice, group or trailing loop of their own:
+		// each matches one way or not at all.
+		for _, c := range n.Children {
+			if !v.ok(c, false, false) {
+				return false
+			}
+		}
+		l.seq = append(l.seq, linOp{kind: linChoice, n: n})
+		return true
+	}
+	if !v.ok(n, tail, false) {
+		return false
+	}
+	l.seq = append(l.seq, linOp{kind: linNode, n: n})
+	return true
+}
+
+type validator struct {
+	groups int
+}
+
+// ok reports whether n is linear. tail: nothing follows n in the pattern,
+// so a greedy loop or a choice there is settled by its first success.
+// captures: n may hold capture groups.
+func (v validator) ok(n *syntax.RegexNode, tail, captures bool) bool {
+	if n.Options&(syntax.IgnoreCase|syntax.RightToLeft|syntax.ECMAScript) != 0 {
+		return false
+	}
+	switch n.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtMulti,
+		syntax.NtBol, syntax.NtEol, syntax.NtBeginning, syntax.NtStart,
+		syntax.NtBoundary, syntax.NtNonboundary,
+		syntax.NtEmpty, syntax.NtNothing, syntax.NtUpdateBumpalong:
+		return len(n.Children) == 0
+	case syntax.NtSet:
+		return len(n.Children) == 0 && n.Set != nil
+	case syntax.NtOneloopatomic, syntax.NtNotoneloopatomic:
+		return len(n.Children) == 0 && n.M >= 0 && n.N >= n.M
+	case syntax.NtSetloopatomic:
+		return len(n.Children) == 0 && n.Set != nil && n.M >= 0 && n.N >= n.M
+	case syntax.NtOneloop, syntax.NtNotoneloop:
+		return tail && len(n.Children) == 0 && n.M >= 0 && n.N >= n.M
+	case syntax.NtSetloop:
+		return tail && len(n.Children) == 0 && n.Set != nil && n.M >= 0 && n.N >= n.M
+	case syntax.NtConcatenate:
+		for i, c := range n.Children {
+			if !v.ok(c, tail && i == len(n.Children)-1, captures) {
+				return false
+			}
+		}
+		return true
+	case syntax.NtGroup:
+		return len(n.Children) == 1 && v.ok(n.Children[0], tail, captures)
+	case syntax.NtAtomic:
+		// Once matched, an atomic group is never retried: its first
+		// success is final whatever follows.
+		return len(n.Children) == 1 && v.ok(n.Children[0], true, false)
+	case syntax.NtCapture:
+		return captures && n.N == -1 && n.M > 0 && n.M < v.groups &&
+			len(n.Children) == 1 && v.ok(n.Children[0], tail, captures)
+	case syntax.NtAlternate:
+		if !tail {
+			return false
+		}
+		for _, c := range n.Children {
+			if !v.ok(c, true, false) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// span is a capture: runes start to end; end < 0 when the group did not
+// take part.
+type span struct{ start, end int }
+
+// match matches the rule at pos (its \G position). caps must have
+// l.groups entries set to {0, -1}; on success they hold the groups, and
+// caps[0] the match.
+func (l *linear) match(text []rune, pos int, caps []span) bool {
+	end, ok := l.run(text, pos, 0, pos, caps)
+	if !ok {
+		return false
+	}
+	caps[0] = span{pos, end}
+	return true
+}
+
+// run matches steps i onwards at p, trying each branch of a choice in turn
+// with the rest of the steps after it.
+func (l *linear) run(text []rune, start, i, p int, caps []span) (int, bool) {
+	for ; i < len(l.seq); i++ {
+		op := &l.seq[i]
+		switch op.kind {
+		case linOpen:
+			caps[op.group].start = p
+		case linClose:
+			caps[op.group].end = p
+		case linChoice:
+			for _, c := range op.n.Children {
+				if q, ok := linMatch(c, text, start, p, nil); ok {
+					if end, ok := l.run(text, start, i+1, q, caps); ok {
+						return end, true
+					}
+				}
+			}
+			return p, false
+		default:
+			var ok bool
+			if p, ok = linMatch(op.n, text, start, p, nil); !ok {
+				return p, false
+			}
+		}
+	}
+	return p, true
+}
+
+// linMatch matches node n at p, returning the position after it. start is
+// the \G position.
+func linMatch(n *syntax.RegexNode, text []rune, start, p int, caps []span) (int, bool) {
+	switch n.T {
+	case syntax.NtOne:
+		return p + 1, p < len(text) && text[p] == n.Ch
+	case syntax.NtNotone:
+		return p + 1, p < len(text) && text[p] != n.Ch
+	case syntax.NtSet:
+		return p + 1, p < len(text) && n.Set.Contains(text[p])
+	case syntax.NtMulti:
+		return p + len(n.Str), hasRunePrefix(text[p:], n.Str)
+	case syntax.NtBol:
+		return p, p == 0 || text[p-1] == '\n'
+	case syntax.NtEol:
+		return p, p == len(text) || text[p] == '\n'
+	case syntax.NtBeginning:
+		return p, p == 0
+	case syntax.NtStart:
+		return p, p == start
+	case syntax.NtBoundary:
+		return p, isBoundary(text, p)
+	case syntax.NtNonboundary:
+		return p, !isBoundary(text, p)
+	case syntax.NtEmpty, syntax.NtUpdateBumpalong:
+		return p, true
+	case syntax.NtNothing:
+		return p, false
+	case syntax.NtOneloop, syntax.NtOneloopatomic,
+		syntax.NtNotoneloop, syntax.NtNotoneloopatomic,
+		syntax.NtSetloop, syntax.NtSetloopatomic:
+		max := n.N
+		if max == math.MaxInt32 || max > len(text)-p {
+			max = len(text) - p
+		}
+		i := 0
+		switch n.T {
+		case syntax.NtOneloop, syntax.NtOneloopatomic:
+			for i < max && text[p+i] == n.Ch {
+				i++
+			}
+		case syntax.NtNotoneloop, syntax.NtNotoneloopatomic:
+			for i < max && text[p+i] != n.Ch {
+				i++
+			}
+		default:
+			for i < max && n.Set.Contains(text[p+i]) {
+				i++
+			}
+		}
+		return p + i, i >= n.M
+	case syntax.NtConcatenate:
+		for _, c := range n.Children {
+			var ok bool
+			if p, ok = linMatch(c, text, start, p, caps); !ok {
+				return p, false
+			}
+		}
+		return p, true
+	case syntax.NtGroup, syntax.NtAtomic:
+		return linMatch(n.Children[0], text, start, p, caps)
+	case syntax.NtCapture:
+		end, ok := linMatch(n.Children[0], text, start, p, caps)
+		if ok {
+			caps[n.M] = span{p, end}
+		}
+		return end, ok
+	case syntax.NtAlternate:
+		for _, c := range n.Children {
+			if end, ok := linMatch(c, text, start, p, caps); ok {
+				return end, true
+			}
+		}
+		return p, false
+	}
+	return p, false
+}
+
+// isBoundary is regexp2's Runner.IsBoundary (\b).
+func isBoundary(text []rune, p int) bool {
+	return (p > 0 && syntax.IsWordChar(text[p-1])) != (p < len(text) && syntax.IsWordChar(text[p]))
+}
