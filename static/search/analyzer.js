@@ -49,9 +49,44 @@
   // for the segment library, not for ICU.
   var reConnector = /^\p{Pc}+$/u;
 
+  // UAX#29 keeps letters joined by one MidLetter, MidNumLet or
+  // Single_Quote character in a word (WB6/WB7: "out.bin", "a:b",
+  // "java.lang.Foo"), and digits joined by MidNum, MidNumLet or
+  // Single_Quote (WB11/WB12: "3.14", "1,000"), as the segment library and
+  // Node's ICU do. Chromium's ICU (156) splits letters at "." and ":", so
+  // the segments are joined again here.
+  var reMidLetter = /^[:\u00B7\u0387\u055F\u05F4\u2027\uFE13\uFE55\uFF1A.\u2018\u2019\u2024\uFE52\uFF07\uFF0E']$/;
+  var reMidNum = /^[,;\u037E\u0589\u060C\u060D\u066C\u07F8\u2044\uFE10\uFE14\uFE50\uFE54\uFF0C\uFF1B.\u2018\u2019\u2024\uFE52\uFF07\uFF0E']$/;
+  var reALetter = /^[\p{Alphabetic}]$/u;
+  var reNotALetter = /^[\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]$/u;
+  var reNumeric = /^[\p{Nd}]$/u;
+  function isALetter(ch) { return reALetter.test(ch) && !reNotALetter.test(ch); }
+  function lastChar(w) { var a = Array.from(w); return a[a.length - 1]; }
+  function firstChar(w) { return String.fromCodePoint(w.codePointAt(0)); }
+  function joinable(a, mid, b) {
+    if (!a.isWordLike || !b.isWordLike) return false;
+    var x = lastChar(a.segment), y = firstChar(b.segment);
+    if (isALetter(x) && isALetter(y) && reMidLetter.test(mid.segment)) return true;
+    return reNumeric.test(x) && reNumeric.test(y) && reMidNum.test(mid.segment);
+  }
+  function segments(text) {
+    var segs = [];
+    for (var s of getSegmenter().segment(text)) segs.push({ segment: s.segment, index: s.index, isWordLike: s.isWordLike });
+    var out = [];
+    for (var i = 0; i < segs.length; i++) {
+      var cur = segs[i];
+      while (i + 2 < segs.length && joinable(cur, segs[i + 1], segs[i + 2])) {
+        cur = { segment: cur.segment + segs[i + 1].segment + segs[i + 2].segment, index: cur.index, isWordLike: true };
+        i += 2;
+      }
+      out.push(cur);
+    }
+    return out;
+  }
+
   function unicodeTokens(text) {
     var out = [];
-    var it = getSegmenter().segment(text);
+    var it = segments(text);
     for (var s of it) {
       var w = s.segment, start = s.index;
       if (!s.isWordLike && !reConnector.test(w)) continue;
