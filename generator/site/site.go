@@ -64,9 +64,12 @@ func Summarize(r *record.Record) Summary {
 	// Half a million summaries stay in memory for the whole build: the
 	// values that many records share (repo, severity, family, tags...)
 	// are interned, so each is one string rather than one per record.
-	tags := make([]string, len(r.Tags))
-	for i, t := range r.Tags {
-		tags[i] = intern(t)
+	var tags []string
+	if len(r.Tags) > 0 {
+		tags = make([]string, len(r.Tags))
+		for i, t := range r.Tags {
+			tags[i] = intern(t)
+		}
 	}
 	return Summary{
 		ID: r.ID, Repo: intern(r.Repo), Slug: r.Slug,
