@@ -214,59 +214,27 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 		// An impact head: the HeadSize postings of largest impact
 		// (sqrt(freq)·norm, ties by doc) in doc order, in the shard; the
 		// rest in blocks of BlockSize postings in doc order, in postings
-		// files. The whole tail goes to the current postings file unless
-		// that file ends here (content-defined boundary or past twice its
-		// target); a tail larger than that gets split at block boundaries.
+		// files (putList).
 		item := ft.term + "\x00" + Fields[ft.field].Name
 		posts := ft.posts
 		var head []posting
 		if len(posts) >= opts.HeadMin {
 			head, posts = splitHead(posts, opts.HeadSize)
 		}
-		if err := l.startTail(); err != nil {
-			return err
-		}
-		nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
-		l.enc.put(uint64(nb))
-		l.enc.put(uint64(len(l.pHashes)))
-		l.enc.put(uint64(l.p.len()))
-		if head == nil {
-			l.enc.put(0)
-		} else {
+		var hb *encodedBlock
+		if head != nil {
 			enc, best := encodeBlock(head, st)
-			l.enc.put(1)
-			l.enc.put(uint64(l.h.len()))
-			l.enc.put(uint64(head[0].doc))
-			l.enc.put(uint64(head[len(head)-1].doc - head[0].doc))
-			l.enc.put(uint64(len(head)))
-			l.enc.put(uint64(enc.len()))
-			l.enc.putTF(uint64(best.freq), float64(best.norm))
-			l.h.b = append(l.h.b, enc.b...)
+			hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head),
+				func(w *cvWriter) { w.putTF(uint64(best.freq), float64(best.norm)) }}
 		}
-		prevLast := uint32(0)
-		tail := 0
-		for b := 0; b < nb; b++ {
-			blk := posts[b*opts.BlockSize : min((b+1)*opts.BlockSize, len(posts))]
-			fileDelta := 0
-			if b > 0 && l.p.len() >= opts.PostingFileBytes*2 {
-				if err := l.flushPostings(); err != nil {
-					return err
-				}
-				fileDelta = 1
-			}
+		err := l.putList(&l.enc, item, len(posts), hb, func(lo, hi int) encodedBlock {
+			blk := posts[lo:hi]
 			enc, best := encodeBlock(blk, st)
-			l.enc.put(uint64(fileDelta))
-			l.enc.put(uint64(blk[0].doc - prevLast))
-			l.enc.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
-			l.enc.put(uint64(len(blk)))
-			l.enc.put(uint64(enc.len()))
-			l.enc.putTF(uint64(best.freq), float64(best.norm))
-			prevLast = blk[len(blk)-1].doc
-			l.p.b = append(l.p.b, enc.b...)
-			tail += enc.len()
-		}
-		if nb > 0 {
-			l.endTail(item, tail)
+			return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk),
+				func(w *cvWriter) { w.putTF(uint64(best.freq), float64(best.norm)) }}
+		})
+		if err != nil {
+			return err
 		}
 	}
 	term := group[0].term
@@ -318,47 +286,76 @@ func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
 	if len(posts) >= opts.HeadMin {
 		head, posts = splitVHead(posts, opts.HeadSize)
 	}
+	var hb *encodedBlock
+	if head != nil {
+		enc, best := encodeVBlock(head, st)
+		hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head),
+			func(w *cvWriter) { w.put(uint64(f32Up(best))) }}
+	}
+	return l.putList(xw, item, len(posts), hb, func(lo, hi int) encodedBlock {
+		blk := posts[lo:hi]
+		enc, best := encodeVBlock(blk, st)
+		return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk),
+			func(w *cvWriter) { w.put(uint64(f32Up(best))) }}
+	})
+}
+
+// encodedBlock is a block of postings as written: its bytes, doc range
+// and count, and how the entry writes its maximum.
+type encodedBlock struct {
+	enc         cvWriter
+	first, last uint32
+	count       int
+	putMax      func(*cvWriter)
+}
+
+// putList writes a long list (FORMAT.md, "Dictionary entry"): its head,
+// if any, into the shard's heads and its nTail tail postings, in blocks of
+// BlockSize that block encodes, into the shard's postings files; and their
+// descriptors to w. The tail goes to the current postings file unless that
+// file ends here (content-defined boundary or past twice its target); a
+// tail larger than that is split at block boundaries.
+func (l *shardWriter) putList(w *cvWriter, item string, nTail int, head *encodedBlock, block func(lo, hi int) encodedBlock) error {
+	bs := l.opts.BlockSize
 	if err := l.startTail(); err != nil {
 		return err
 	}
-	nb := (len(posts) + opts.BlockSize - 1) / opts.BlockSize
-	xw.put(uint64(nb))
-	xw.put(uint64(len(l.pHashes)))
-	xw.put(uint64(l.p.len()))
+	nb := (nTail + bs - 1) / bs
+	w.put(uint64(nb))
+	w.put(uint64(len(l.pHashes)))
+	w.put(uint64(l.p.len()))
 	if head == nil {
-		xw.put(0)
+		w.put(0)
 	} else {
-		enc, best := encodeVBlock(head, st)
-		xw.put(1)
-		xw.put(uint64(l.h.len()))
-		xw.put(uint64(head[0].doc))
-		xw.put(uint64(head[len(head)-1].doc - head[0].doc))
-		xw.put(uint64(len(head)))
-		xw.put(uint64(enc.len()))
-		xw.put(uint64(f32Up(best)))
-		l.h.b = append(l.h.b, enc.b...)
+		w.put(1)
+		w.put(uint64(l.h.len()))
+		w.put(uint64(head.first))
+		w.put(uint64(head.last - head.first))
+		w.put(uint64(head.count))
+		w.put(uint64(head.enc.len()))
+		head.putMax(w)
+		l.h.b = append(l.h.b, head.enc.b...)
 	}
 	prevLast := uint32(0)
 	tail := 0
 	for b := 0; b < nb; b++ {
-		blk := posts[b*opts.BlockSize : min((b+1)*opts.BlockSize, len(posts))]
 		fileDelta := 0
-		if b > 0 && l.p.len() >= opts.PostingFileBytes*2 {
+		if b > 0 && l.p.len() >= l.opts.PostingFileBytes*2 {
 			if err := l.flushPostings(); err != nil {
 				return err
 			}
 			fileDelta = 1
 		}
-		enc, best := encodeVBlock(blk, st)
-		xw.put(uint64(fileDelta))
-		xw.put(uint64(blk[0].doc - prevLast))
-		xw.put(uint64(blk[len(blk)-1].doc - blk[0].doc))
-		xw.put(uint64(len(blk)))
-		xw.put(uint64(enc.len()))
-		xw.put(uint64(f32Up(best)))
-		prevLast = blk[len(blk)-1].doc
-		l.p.b = append(l.p.b, enc.b...)
-		tail += enc.len()
+		blk := block(b*bs, min((b+1)*bs, nTail))
+		w.put(uint64(fileDelta))
+		w.put(uint64(blk.first - prevLast))
+		w.put(uint64(blk.last - blk.first))
+		w.put(uint64(blk.count))
+		w.put(uint64(blk.enc.len()))
+		blk.putMax(w)
+		prevLast = blk.last
+		l.p.b = append(l.p.b, blk.enc.b...)
+		tail += blk.enc.len()
 	}
 	if nb > 0 {
 		l.endTail(item, tail)
