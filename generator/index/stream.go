@@ -366,7 +366,7 @@ func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, 
 	from string, stop func(term string) bool) error {
 	workers := runtime.GOMAXPROCS(0)
 	extra := rangesBefore(fields, ranges, from)
-	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 64*workers, func(g *termGroup) error {
+	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 8*workers, func(g *termGroup) error {
 		for _, vl := range g.vls {
 			l.vlists[vl.first] = append(l.vlists[vl.first], vl)
 		}

@@ -338,6 +338,18 @@ func TestSearchUI(t *testing.T) {
 			u.eval(`document.getElementById('more-results').click()`)
 			u.wait(`document.querySelectorAll('#results li').length===40`)
 
+			// A text query with more than a page of matches: the total says
+			// so (no result beyond the page is fetched), "more" shows them.
+			u.navigate(search + "?q=acme%2Flock")
+			if got := u.ids(); len(got) != 20 {
+				t.Fatalf("query acme/lock: %d results, want a first page of 20", len(got))
+			}
+			if got := u.eval(`document.getElementById('more-results').hidden`); got != "false" {
+				t.Errorf("query acme/lock: the more button is hidden (%s)", got)
+			}
+			u.eval(`document.getElementById('more-results').click()`)
+			u.wait(`document.querySelectorAll('#results li').length===40`)
+
 			// Nothing found.
 			u.navigate(search + "?q=zebra")
 			if got := u.eval(`document.querySelector('[data-search-app]').getAttribute('data-state')`); got != "empty" {

@@ -215,7 +215,7 @@
         (shown < total ? ", showing " + shown + "." : ".");
       app.setAttribute("data-state", "results");
     }
-    moreBtn.hidden = res.results.length <= s.shown;
+    moreBtn.hidden = res.results.length <= s.shown && !res.more;
   }
 
   function clear(node) {
@@ -265,9 +265,13 @@
     app.setAttribute("data-state", "loading");
     app.setAttribute("aria-busy", "true");
     var pasted = !!s.q.trim() && looksPasted(s);
-    // One result beyond the page tells whether there are more, even when
-    // the engine's total is only a lower bound.
-    var limit = Math.max(s.shown + 1, pasted ? PASTE_CANDIDATES : 0);
+    // Whether there are more results than a page: without filters, the
+    // engine's total is a lower bound of the matches (a term's document
+    // frequency counts documents that match), so more than a page of it
+    // says so; with filters, one result beyond the page tells (it can cost
+    // another doc data file).
+    var byTotal = !hasFilters(s);
+    var limit = Math.max(byTotal ? s.shown : s.shown + 1, pasted ? PASTE_CANDIDATES : 0);
     var raw = paste && paste.flat === s.q ? paste.raw : s.q;
     return engineReady.then(function () {
       return window.ErrdocsSearch.search(s.q.slice(0, MAX_QUERY), { filters: s.filters, limit: limit, offset: 0, patterns: pasted });
@@ -288,7 +292,7 @@
         results = hit.concat(rest);
       }
       renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false,
-        fuzzy: !!res.fuzzy, results: results }, exact);
+        fuzzy: !!res.fuzzy, results: results, more: byTotal && (res.total || 0) > s.shown }, exact);
     }).catch(function (err) {
       if (my !== generation) return;
       clear(resultsEl);
