@@ -24,9 +24,11 @@ func TestExportBudget(t *testing.T) {
 	if st.MaxFileBytes > 1<<20 {
 		t.Errorf("largest file %s is %d bytes, over 1 MB", st.MaxFile, st.MaxFileBytes)
 	}
-	// < 5,000 files at 100,000 records scales to < 100 at 2,000, plus the
-	// fixed part (manifest, filter values, id shards).
-	if st.Files > 160 {
+	// < 5,000 files at 100,000 records (BenchmarkSearchBudget measures it
+	// there) scales to < 100 at 2,000, plus the fixed part (manifest,
+	// filter values, id shards) and, per dictionary shard, its partly
+	// filled last postings file and its head file.
+	if st.Files > 175 {
 		t.Errorf("%d files for 2,000 records", st.Files)
 	}
 	if st.NormFallbacks != 0 {

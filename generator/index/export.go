@@ -36,7 +36,7 @@ type ExportOptions struct {
 	Dir              string // folder under the site root; default "search"
 	DictShardBytes   int    // target size of a dictionary shard; default 8 KiB
 	PostingFileBytes int    // target size of a postings file; default 16 KiB
-	DocsPerFile      int    // records per doc data file; default 40
+	DocsPerFile      int    // records per doc data file; default 44
 	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
 	HeadSize         int    // postings in a term's impact head; default 2 × BlockSize
@@ -68,7 +68,7 @@ func (o *ExportOptions) defaults() {
 		o.PostingFileBytes = 16 << 10
 	}
 	if o.DocsPerFile <= 0 {
-		o.DocsPerFile = 40
+		o.DocsPerFile = 44
 	}
 	if o.PatternsPerFile <= 0 {
 		o.PatternsPerFile = 32 * o.DocsPerFile

@@ -10,9 +10,9 @@ import (
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
-// own postings files (p/) and, inside the shard file, the impact heads of
-// its long lists (a query loads a term's head right after its entry, so
-// heads in the shard save a round trip and a file per shard). A shard and its files depend on
+// own postings files (p/) and one head file (h/) holding the impact heads
+// of its long lists (loaded only when a query needs a head: a query word
+// loads its shard, not the heads of its neighbours). A shard and its files depend on
 // the shard's terms alone, and every file is named by a hash of its
 // content, so a shard whose terms did not change is written again byte for
 // byte, whatever changed before it: that is what lets an export redo only
@@ -35,7 +35,7 @@ type shardWriter struct {
 	p       cvWriter // the current postings file
 	pCut    bool
 	pHashes []string // the shard's postings files written so far
-	h       cvWriter // the shard's impact heads
+	h       cvWriter // the shard's impact heads (its h/ file)
 	nDocs   int
 	docs    []uint64 // bitset of the docs with a posting in the shard
 
@@ -153,8 +153,14 @@ func (l *shardWriter) flushShard() error {
 	if len(l.pHashes) > 0 {
 		body += `,"p":` + jsString(strings.Join(l.pHashes, ""))
 	}
+	var headFile string
 	if l.h.len() > 0 {
-		body += `,"h":` + jsString(l.h.String())
+		hh, rel, err := l.w.content("h", jsString(l.h.String()))
+		if err != nil {
+			return err
+		}
+		body += `,"h":` + jsString(hh)
+		headFile = rel
 	}
 	body += `}`
 	h, rel, err := l.w.content("d", body)
@@ -162,6 +168,9 @@ func (l *shardWriter) flushShard() error {
 		return err
 	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
+	if headFile != "" {
+		out.Files = append(out.Files, headFile)
+	}
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
@@ -212,7 +221,7 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 			continue
 		}
 		// An impact head: the HeadSize postings of largest impact
-		// (sqrt(freq)·norm, ties by doc) in doc order, in the shard; the
+		// (sqrt(freq)·norm, ties by doc) in doc order, in the head file; the
 		// rest in blocks of BlockSize postings in doc order, in postings
 		// files (putList).
 		item := ft.term + "\x00" + Fields[ft.field].Name
@@ -272,7 +281,7 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 }
 
 // writeVirtual writes a prefix list like a long postings list (impact head
-// in the shard, doc-ordered tail blocks in postings files); its postings
+// in the shard's head file, doc-ordered tail blocks in postings files); its postings
 // carry the matched expansion terms, its maxima are float32 upper bounds of
 // the list's per-doc value (see FORMAT.md).
 func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
@@ -310,7 +319,7 @@ type encodedBlock struct {
 }
 
 // putList writes a long list (FORMAT.md, "Dictionary entry"): its head,
-// if any, into the shard's heads and its nTail tail postings, in blocks of
+// if any, into the shard's head file and its nTail tail postings, in blocks of
 // BlockSize that block encodes, into the shard's postings files; and their
 // descriptors to w. The tail goes to the current postings file unless that
 // file ends here (content-defined boundary or past twice its target); a

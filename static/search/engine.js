@@ -195,8 +195,10 @@
   function decodeShard(data, key) {
     var terms = data.t, r = new Reader(data.e), map = new Map();
     map.key = key;
-    // the shard's postings files, 12 hex digits of hash each
+    // the shard's postings files, 12 hex digits of hash each, and its
+    // head file
     map.p = data.p || "";
+    map.h = data.h || "";
     for (var i = 0; i < terms.length; i++) {
       var nf = r.u(), list = [];
       for (var j = 0; j < nf; j++) {
@@ -241,8 +243,8 @@
     if (r.u() === 1) {
       var ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
       var himp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
-      // the head is in the shard itself (its "h" string)
-      fe.head = { key: sh.key, off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
+      // the head is in the shard's head file
+      fe.head = { key: "h/" + sh.h, off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
     }
     for (var b = 0; b < nb; b++) {
       var fd = r.u();
@@ -257,8 +259,7 @@
     }
     fe.blocks = blocks;
   }
-  // A head block is in its shard's "h" string, a tail block in a p/ file.
-  function blockText(blk) { return blk.head ? store[blk.key].h : store[blk.key]; }
+  function blockText(blk) { return store[blk.key]; }
   // Decoded blocks, shared by all searches: {docs: Int32Array, imp:
   // Float64Array of sqrt(freq)*norm}. Decoded once per block.
   var blockCache = new Map();
