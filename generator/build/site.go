@@ -305,6 +305,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("listings")
 
+	// The last use of the site model and the dataset: from here on the
+	// collector may free them, which gives the search export room at half a
+	// million records.
+	next.Indexed = make(map[string][32]byte, len(s.Summaries))
+	for i := range s.Summaries {
+		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
+	}
+
 	exported := false
 	if exportKept {
 		// The dataset is as it was when the search index was last exported,
@@ -344,10 +352,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("export")
 	next.Unusable = rep.Unusable
-	next.Indexed = make(map[string][32]byte, len(s.Summaries))
-	for i := range s.Summaries {
-		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
-	}
 
 	for p := range assets {
 		note(assets[p], kindAsset, Key{})
