@@ -70,7 +70,30 @@ func TestRebuildOnlyWhatChanged(t *testing.T) {
 	changed := recs[2].(map[string]any)
 	changed["documentation"] = changed["documentation"].(string) + " A new closing sentence."
 	writeJSON(t, in, recs)
-	build()
+	code, stats, stderr := runCLI(t, "build", in, "--out", out, "--stats")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The search export redid only what the record touched, and wrote
+	// what a build from nothing writes.
+	if !strings.Contains(stats, "search export: incremental") {
+		t.Errorf("the one-change rebuild's search export was not incremental:\n%s", stats)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if code, _, stderr := runCLI(t, "build", in, "--out", fresh, "--cache", filepath.Join(dir, "fresh-cache")); code != 0 {
+		t.Fatalf("fresh build: exit %d: %s", code, stderr)
+	}
+	got, want := fileTimes(t, filepath.Join(out, "search")), fileTimes(t, filepath.Join(fresh, "search"))
+	if len(got) != len(want) {
+		t.Errorf("search/: %d files after the incremental export, %d from a fresh build", len(got), len(want))
+	}
+	for rel := range want {
+		a, _ := os.ReadFile(filepath.Join(out, "search", rel))
+		b, _ := os.ReadFile(filepath.Join(fresh, "search", rel))
+		if string(a) != string(b) {
+			t.Errorf("search/%s differs from a fresh build's", rel)
+		}
+	}
 	after := fileTimes(t, out)
 	page := "jax-ml/jax/" + changed["slug"].(string) + "/index.html"
 	if after[page].Equal(before[page]) {

@@ -715,14 +715,20 @@ func splitHead(posts []posting, n int) (head, rest []posting) {
 	for i, p := range posts {
 		imp[i] = math.Sqrt(float64(p.freq)) * float64(p.norm)
 	}
-	in := topN(len(posts), n, func(a, b int32) bool {
+	return splitTop(posts, n, func(a, b int32) bool {
 		if imp[a] != imp[b] {
 			return imp[a] < imp[b]
 		}
 		return a > b
 	})
-	head = make([]posting, 0, n)
-	rest = make([]posting, 0, len(posts)-n)
+}
+
+// splitTop returns the n best of posts (worse as for topN) and the others,
+// both in their order in posts.
+func splitTop[T any](posts []T, n int, worse func(a, b int32) bool) (head, rest []T) {
+	in := topN(len(posts), n, worse)
+	head = make([]T, 0, n)
+	rest = make([]T, 0, max(len(posts)-n, 0))
 	for i, p := range posts {
 		if in[i] {
 			head = append(head, p)

@@ -97,20 +97,12 @@ func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64) *vlist {
 // splitVHead: the n postings of largest value (ties: smaller doc), and the
 // rest, both in doc order.
 func splitVHead(posts []vposting, n int) (head, rest []vposting) {
-	in := topN(len(posts), n, func(a, b int32) bool {
+	return splitTop(posts, n, func(a, b int32) bool {
 		if posts[a].v != posts[b].v {
 			return posts[a].v < posts[b].v
 		}
 		return a > b
 	})
-	for i, p := range posts {
-		if in[i] {
-			head = append(head, p)
-		} else {
-			rest = append(rest, p)
-		}
-	}
-	return head, rest
 }
 
 // encodeVBlock: per posting cv(doc - prev) cv(m) then m × (cv(child)
