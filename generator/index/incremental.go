@@ -161,6 +161,13 @@ type incremental struct {
 	nDocs    int
 }
 
+// Incremental reports whether the next Export can be incremental as far
+// as the index knows: records were only edited since it was opened, and
+// few. (The export may still turn out whole: its saved state decides.)
+func (ix *Index) Incremental() bool {
+	return ix != nil && ix.touched != nil && !ix.restructured && len(ix.touched) <= maxIncremental
+}
+
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
 func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string) *incremental {
