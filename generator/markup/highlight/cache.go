@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -135,10 +136,11 @@ type packLoc struct {
 
 // diskCache is the pack store of one Highlighter.
 type diskCache struct {
-	dir   string
-	mu    sync.Mutex
-	packs []*os.File // open packs to read, by index
-	index map[[32]byte]packLoc
+	dir     string
+	mu      sync.Mutex
+	packs   []*os.File // open packs to read
+	indexes [][]byte   // their indexes, sorted by key (loadLocked)
+	loaded  bool
 
 	out      *os.File // this build's pack, made on first write
 	outBuf   *bufio.Writer
@@ -156,13 +158,17 @@ func openDiskCache(dir string) *diskCache {
 }
 
 // loadLocked reads the indexes of the complete packs, once; d.mu is held.
+// An index is kept as read, its entries sorted by key (close writes them
+// so; an older unsorted one is sorted here), and searched by bisection: a
+// rebuild that renders one page looks up a handful of keys among hundreds
+// of thousands, and a map of them all cost it 64 MB and a tenth of a
+// second.
 func (d *diskCache) loadLocked() {
-	if d.index != nil {
+	if d.loaded {
 		return
 	}
-	d.index = map[[32]byte]packLoc{}
-	dir := d.dir
-	idxs, _ := filepath.Glob(filepath.Join(dir, "pack-*.idx"))
+	d.loaded = true
+	idxs, _ := filepath.Glob(filepath.Join(d.dir, "pack-*.idx"))
 	sort.Strings(idxs)
 	for _, ip := range idxs {
 		data, err := os.ReadFile(ip)
@@ -173,20 +179,52 @@ func (d *diskCache) loadLocked() {
 		if err != nil {
 			continue
 		}
-		pack := int32(len(d.packs))
+		sortIndex(data)
 		d.packs = append(d.packs, f)
-		for i := 0; i+indexEntry <= len(data); i += indexEntry {
-			var k [32]byte
-			copy(k[:], data[i:])
-			d.index[k] = packLoc{pack, int64(binary.LittleEndian.Uint64(data[i+32:])), binary.LittleEndian.Uint32(data[i+40:])}
+		d.indexes = append(d.indexes, data)
+	}
+}
+
+// sortIndex sorts a pack index's entries by key, unless they are already.
+func sortIndex(data []byte) {
+	n := len(data) / indexEntry
+	entry := func(i int) []byte { return data[i*indexEntry : (i+1)*indexEntry] }
+	sorted := true
+	for i := 1; i < n && sorted; i++ {
+		sorted = bytes.Compare(entry(i - 1)[:32], entry(i)[:32]) <= 0
+	}
+	if sorted {
+		return
+	}
+	es := make([][indexEntry]byte, n)
+	for i := range es {
+		copy(es[i][:], entry(i))
+	}
+	slices.SortStableFunc(es, func(a, b [indexEntry]byte) int { return bytes.Compare(a[:32], b[:32]) })
+	for i := range es {
+		copy(entry(i), es[i][:])
+	}
+}
+
+// lookLocked finds a key in the indexes, the newest pack first; d.mu is
+// held.
+func (d *diskCache) lookLocked(k [32]byte) (packLoc, bool) {
+	for p := len(d.indexes) - 1; p >= 0; p-- {
+		data := d.indexes[p]
+		n := len(data) / indexEntry
+		i := sort.Search(n, func(i int) bool { return bytes.Compare(data[i*indexEntry:i*indexEntry+32], k[:]) >= 0 })
+		if i < n && bytes.Equal(data[i*indexEntry:i*indexEntry+32], k[:]) {
+			e := data[i*indexEntry:]
+			return packLoc{int32(p), int64(binary.LittleEndian.Uint64(e[32:])), binary.LittleEndian.Uint32(e[40:])}, true
 		}
 	}
+	return packLoc{}, false
 }
 
 func (d *diskCache) read(k [32]byte) (string, bool) {
 	d.mu.Lock()
 	d.loadLocked()
-	loc, ok := d.index[k]
+	loc, ok := d.lookLocked(k)
 	var f *os.File
 	if ok {
 		f = d.packs[loc.pack]
@@ -269,6 +307,7 @@ func (d *diskCache) close() error {
 	if err == nil {
 		idx := strings.TrimSuffix(out.Name(), ".pack") + ".idx"
 		tmp := idx + ".tmp"
+		sortIndex(d.outIndex)
 		if err = os.WriteFile(tmp, d.outIndex, 0o644); err == nil {
 			err = os.Rename(tmp, idx)
 		}
