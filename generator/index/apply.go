@@ -113,8 +113,8 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	if err := flush(); err != nil {
 		return st, err
 	}
-	if flushes > 1 {
-		if err := ix.settle(); err != nil {
+	if flushes > 0 {
+		if err := ix.settle(flushes == 1); err != nil {
 			return st, err
 		}
 	}
@@ -130,13 +130,16 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	return st, nil
 }
 
-// settle carries out now the segment merges that scorch's merge policy
-// calls for, after a Sync that made several segments (a cold build makes
-// one per batch). Left to scorch's background merger they would run during
-// the next builds instead, where a one-record rebuild would pay for
-// merging a tenth of the index, and the export would read every posting
-// list from all of those segments.
-func (ix *Index) settle() error {
+// settle merges segments now, so that the export that follows and later
+// builds read few. After a Sync that made several segments (a cold build
+// makes one per batch) it merges them all: left to scorch's background
+// merger, the merges would run during the next builds instead, where a
+// one-record rebuild would pay for merging a tenth of the index. After a
+// small one (small), it merges only the small segments that earlier
+// rebuilds left, one each, which every term's read would otherwise visit.
+// (The segment this Sync made is not merged yet: scorch has yet to persist
+// it, and merges only persisted ones.)
+func (ix *Index) settle(small bool) error {
 	adv, err := ix.bleve.Advanced()
 	if err != nil {
 		return err
@@ -147,8 +150,16 @@ func (ix *Index) settle() error {
 	}
 	opts := mergeplan.SingleSegmentMergePlanOptions
 	opts.SegmentsPerMergeTask = 1 << 20
+	if small {
+		// Segments of fewer than smallSegment live documents.
+		opts.MaxSegmentSize = 2 * smallSegment
+	}
 	if err := s.ForceMerge(context.Background(), &opts); err != nil {
 		return fmt.Errorf("index: merge segments: %w", err)
 	}
 	return nil
 }
+
+// smallSegment is the size (live documents) below which settle(true)
+// merges a segment: a day's edits, not the bulk of the index.
+const smallSegment = 5000
