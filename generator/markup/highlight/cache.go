@@ -179,14 +179,22 @@ func (d *diskCache) loadLocked() {
 		if err != nil {
 			continue
 		}
-		sortIndex(data)
+		if sortIndex(data) {
+			// Written unsorted by an older errdocs: keep it sorted, so that
+			// the sort is paid once. A failure only costs the next build
+			// the sort again.
+			if tmp := ip + ".tmp"; os.WriteFile(tmp, data, 0o644) == nil {
+				os.Rename(tmp, ip)
+			}
+		}
 		d.packs = append(d.packs, f)
 		d.indexes = append(d.indexes, data)
 	}
 }
 
-// sortIndex sorts a pack index's entries by key, unless they are already.
-func sortIndex(data []byte) {
+// sortIndex sorts a pack index's entries by key, unless they are already,
+// and reports whether it had to.
+func sortIndex(data []byte) bool {
 	n := len(data) / indexEntry
 	entry := func(i int) []byte { return data[i*indexEntry : (i+1)*indexEntry] }
 	sorted := true
@@ -194,16 +202,20 @@ func sortIndex(data []byte) {
 		sorted = bytes.Compare(entry(i - 1)[:32], entry(i)[:32]) <= 0
 	}
 	if sorted {
-		return
+		return false
 	}
-	es := make([][indexEntry]byte, n)
-	for i := range es {
-		copy(es[i][:], entry(i))
+	// Sorted as offsets into data (cheaper to swap than 44-byte entries).
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
 	}
-	slices.SortStableFunc(es, func(a, b [indexEntry]byte) int { return bytes.Compare(a[:32], b[:32]) })
-	for i := range es {
-		copy(entry(i), es[i][:])
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(entry(int(a))[:32], entry(int(b))[:32]) })
+	out := make([]byte, 0, len(data))
+	for _, i := range order {
+		out = append(out, entry(int(i))...)
 	}
+	copy(data, out)
+	return true
 }
 
 // lookLocked finds a key in the indexes, the newest pack first; d.mu is
