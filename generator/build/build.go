@@ -45,6 +45,9 @@ type Config struct {
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
+	// StageDone, when set, is called as each stage of the pipeline ends,
+	// with the stage's name (as Report.Stages names it).
+	StageDone func(stage string)
 	// Problem, when set, is told each problem as it is found (one line
 	// each: a file that is not JSON, a rejected record, an unusable
 	// message pattern). Problems are reported; they do not stop the build.

@@ -31,7 +31,7 @@ import (
 func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	c.defaults()
 	rep = &Report{}
-	timer := stageTimer{rep: rep, last: time.Now()}
+	timer := stageTimer{rep: rep, last: time.Now(), hook: c.StageDone}
 
 	closeRejects, rejects, err := openRejects(c.RejectsFile)
 	if err != nil {
@@ -419,11 +419,16 @@ func (w exportWriter) WriteFile(rel string, data []byte) error { return w(rel, d
 type stageTimer struct {
 	rep  *Report
 	last time.Time
+	hook func(string)
 }
 
 func (t *stageTimer) done(name string) {
 	now := time.Now()
 	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last)})
+	if t.hook != nil {
+		t.hook(name)
+		now = time.Now()
+	}
 	t.last = now
 }
 
