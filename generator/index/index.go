@@ -146,18 +146,37 @@ func (ix *Index) readSide() error {
 		return err
 	}
 	defer f.Close()
-	var entries []sideRecord
-	if err := gob.NewDecoder(f).Decode(&entries); err != nil {
+	dec := gob.NewDecoder(f)
+	var head sideHead
+	if err := dec.Decode(&head); err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if _, err := decodeDocData(e.Blob); err != nil {
-			return fmt.Errorf("side store: record %s: %w", e.ID, err)
+	for n := 0; n < head.Count; {
+		var entries []sideRecord
+		if err := dec.Decode(&entries); err != nil {
+			return err
 		}
-		ix.side[e.ID] = sideEntry{Hash: e.Hash, SortKey: e.SortKey, Blob: e.Blob}
+		if len(entries) == 0 {
+			return errors.New("side store: empty chunk")
+		}
+		for _, e := range entries {
+			if _, err := decodeDocData(e.Blob); err != nil {
+				return fmt.Errorf("side store: record %s: %w", e.ID, err)
+			}
+			ix.side[e.ID] = sideEntry{Hash: e.Hash, SortKey: e.SortKey, Blob: e.Blob}
+		}
+		n += len(entries)
 	}
 	return nil
 }
+
+// The side store file is a sideHead, then the entries sorted by id in
+// gob messages of at most sideChunk entries: gob holds a message whole
+// while it encodes it, and one message of half a million entries took a
+// gigabyte of buffers at the end of a cold build.
+const sideChunk = 4096
+
+type sideHead struct{ Count int }
 
 func (ix *Index) writeSide() error {
 	entries := make([]sideRecord, 0, len(ix.side))
@@ -170,9 +189,16 @@ func (ix *Index) writeSide() error {
 	if err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(f).Encode(entries); err != nil {
+	enc := gob.NewEncoder(f)
+	if err := enc.Encode(sideHead{len(entries)}); err != nil {
 		f.Close()
 		return err
+	}
+	for lo := 0; lo < len(entries); lo += sideChunk {
+		if err := enc.Encode(entries[lo:min(lo+sideChunk, len(entries))]); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
