@@ -125,17 +125,16 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	total := len(s.Summaries)
 	keys := make([]Key, total)
 	rels := make([]string, total)
-	var needMu sync.Mutex
-	need := map[int32]bool{}
+	need := make([]bool, total) // by site index; each worker sets its own
+	var needed atomic.Int64
 	err = parallel(ctx, total, c.Workers, func(k int) error {
 		i := int32(k)
 		rel := s.Summaries[i].Path() + "index.html"
 		rels[i] = rel
 		keys[i] = recordKey(global, s, i, ds.raws[i])
 		if !prev.reuse(out, rel, kindRecord, keys[i]) {
-			needMu.Lock()
 			need[i] = true
-			needMu.Unlock()
+			needed.Add(1)
 		}
 		return nil
 	})
@@ -149,7 +148,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	nextMu.Unlock()
 	rep.Built = total
-	rep.Reused = total - len(need)
+	nNeed := int(needed.Load())
+	rep.Reused = total - nNeed
 	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
 	emitAs := func(kind uint8) func(string, []byte) error {
 		return func(rel string, data []byte) error {
@@ -176,19 +176,24 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		defer idx.Close()
 	}
 	renderErr := make(chan error, 1)
-	jobs := make(chan *record.Record, 4*c.Workers)
+	type job struct {
+		i   int32
+		rec *record.Record
+	}
+	jobs := make(chan job, 4*c.Workers)
 	var rendered atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < c.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for rec := range jobs {
-				i := ds.index(rec)
+			for j := range jobs {
+				i, rec := j.i, j.rec
 				// The page's bytes are the renderer's pooled buffer,
-				// valid until the write returns.
+				// valid until the write returns. Its path is the one the
+				// page cache notes (one string for both tables).
 				err := r.RecordFunc(s, i, rec, func(page []byte) error {
-					return out.WriteFile(rec.Path()+"index.html", page)
+					return out.WriteFile(rels[i], page)
 				})
 				if err != nil {
 					select {
@@ -198,7 +203,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 					continue
 				}
 				if n := rendered.Add(1); n%500 == 0 {
-					c.Progress("render", int(n), len(need))
+					c.Progress("render", int(n), nNeed)
 				}
 			}
 		}()
@@ -224,7 +229,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			if err := failed(); err != nil {
 				return err
 			}
-			jobs <- rec
+			jobs <- job{i, rec}
 		}
 		if yield != nil && !yield(rec) {
 			return errStop
@@ -234,25 +239,40 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// The search index is updated from the records that changed since it
 	// was last updated, when the cache says which; else from all of them.
 	var changed map[int32]bool
+	present := 0 // records of the dataset that the index holds
 	if idx != nil && prev.Indexed != nil && idx.Len() == len(prev.Indexed) {
 		changed = map[int32]bool{}
 		for i := range s.Summaries {
 			id := s.Summaries[i].ID
-			if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] || !idx.Has(id) {
-				changed[int32(i)] = true
+			if h, ok := prev.Indexed[id]; ok && h == ds.raws[i] && idx.Has(id) {
+				present++
+				continue
+			}
+			changed[int32(i)] = true
+			if idx.Has(id) {
+				present++
 			}
 		}
 	}
 	var streamErr error
 	switch {
 	case idx != nil && changed == nil:
-		_, err = idx.Sync(func(yield func(*record.Record) bool) {
+		all := func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
-		})
-	case idx != nil || len(need) > 0:
+		}
+		if idx.Len() == 0 {
+			// Nothing to delete: Apply spares the set of every id that
+			// Sync keeps to know what to delete.
+			_, err = idx.Apply(all, func(string) bool { return true })
+		} else {
+			_, err = idx.Sync(all)
+		}
+	case idx != nil || nNeed > 0:
 		only := map[int32]bool{}
-		for i := range need {
-			only[ds.locOf(i).file] = true
+		for i, ok := range need {
+			if ok {
+				only[ds.locOf(int32(i)).file] = true
+			}
 		}
 		for i := range changed {
 			only[ds.locOf(i).file] = true
@@ -275,7 +295,18 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			})
 		}
 		if idx != nil {
-			_, err = idx.Apply(each, func(id string) bool { _, ok := ds.byID[id]; return ok })
+			// Ids are unique: when the index holds as many records of the
+			// dataset as it holds records, it holds none other, and no
+			// record is deleted.
+			keep := func(string) bool { return true }
+			if present != idx.Len() {
+				ids := make(map[string]bool, len(s.Summaries))
+				for i := range s.Summaries {
+					ids[s.Summaries[i].ID] = true
+				}
+				keep = func(id string) bool { return ids[id] }
+			}
+			_, err = idx.Apply(each, keep)
 		} else {
 			each(func(*record.Record) bool { return true })
 		}
