@@ -141,12 +141,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		return rep, err
 	}
-	// Noted here, not in the loop: one goroutine fills the table unlocked.
-	nextMu.Lock()
-	for i, rel := range rels {
-		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
-	}
-	nextMu.Unlock()
 	rep.Built = total
 	nNeed := int(needed.Load())
 	rep.Reused = total - nNeed
@@ -173,7 +167,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		if idx, err = index.Open(filepath.Join(c.CacheDir, "index")); err != nil {
 			return rep, err
 		}
-		defer idx.Close()
+		// Closed, and let go, as soon as the export state is saved: the
+		// index holds every record's doc data.
+		defer func() {
+			if idx != nil {
+				idx.Close()
+			}
+		}()
+		// Batches of a thousand records: bleve holds a batch's analysed
+		// documents while it builds the batch's segment (~200 MB for
+		// 5,000 records), and smaller batches cost no time.
+		idx.BatchSize = 1000
 	}
 	renderErr := make(chan error, 1)
 	type job struct {
@@ -407,6 +411,15 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	if err != nil {
 		c.Problem("search export state: " + err.Error())
+	}
+	if idx != nil {
+		idx.Close()
+		idx = nil
+	}
+	// The record pages are noted only now: half a million entries in the
+	// table would have been held through rendering and the export.
+	for i, rel := range rels {
+		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
 	}
 	prints := out.Fingerprints()
 	for rel, e := range next.Entries {
