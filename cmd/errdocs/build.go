@@ -86,7 +86,12 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	mt := startMemTrace()
+	if mt != nil {
+		c.StageDone = mt.stageDone
+	}
 	rep, err := build.Build(ctx, c)
+	mt.close()
 	stopProfile()
 	bar.clear()
 	if err != nil {

@@ -45,6 +45,9 @@ type Config struct {
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
+	// StageDone, when set, is called as each stage of the pipeline ends,
+	// with the stage's name (as Report.Stages names it).
+	StageDone func(stage string)
 	// Problem, when set, is told each problem as it is found (one line
 	// each: a file that is not JSON, a rejected record, an unusable
 	// message pattern). Problems are reported; they do not stop the build.
@@ -115,20 +118,40 @@ type dataset struct {
 	// Where each valid record was read, so a second pass can read just the
 	// files it needs: the records themselves are not kept, since half a
 	// million of them would not fit the memory budget.
-	files   []string
-	fileID  map[string]int32
-	byLoc   map[loc]int32
-	locs    []loc
-	byID    map[string]int32
-	builder site.Builder
-	extras  *read.Extras
+	files  []string
+	fileID map[string]int32
+	// locs is where each record was read, by site index: in read order,
+	// so sorted (files are numbered as they are first read), unless a
+	// file's records came apart; byLoc then maps a place to its record.
+	locs     []loc
+	unsorted bool
+	byLoc    map[loc]int32
+	builder  site.Builder
+	extras   *read.Extras
+}
+
+func (a loc) cmp(b loc) int {
+	if a.file != b.file {
+		return int(a.file - b.file)
+	}
+	return int(a.index - b.index)
+}
+
+// at returns the site index of the record read at l.
+func (ds *dataset) at(l loc) (int32, bool) {
+	if ds.unsorted {
+		i, ok := ds.byLoc[l]
+		return i, ok
+	}
+	i, ok := slices.BinarySearchFunc(ds.locs, l, loc.cmp)
+	return int32(i), ok
 }
 
 // load reads and validates every record, reporting problems as it goes.
 // With a read cache (rc, may be nil), files that did not change since they
 // were cached are not read: their records are taken from the cache.
 func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
-	ds := &dataset{fileID: map[string]int32{}, byLoc: map[loc]int32{}, byID: map[string]int32{}}
+	ds := &dataset{fileID: map[string]int32{}}
 	set := validate.NewSet()
 	files := map[string]bool{}
 	rl := &rejectLog{w: rejects}
@@ -172,12 +195,21 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 			}
 		}()
 	}
-	// What was read of each file, to cache the files that were not cached.
-	got := map[string]*cachedFile{}
+	// What was read of the file being read, to cache it once read whole
+	// (a file's records come together, in order).
+	var got *cachedFile
+	gotPath := ""
+	staged := func() {
+		if got != nil {
+			rc.stage(gotPath, got)
+			got = nil
+		}
+	}
 	var consumeErr error
 	consumed := make(chan struct{})
 	go func() {
 		defer close(consumed)
+		defer staged()
 		for b := range queue {
 			<-b.done
 			if consumeErr != nil {
@@ -209,11 +241,11 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 					break
 				}
 				if rc != nil {
-					f := got[ck.it.Source.File]
-					if f == nil {
-						f = &cachedFile{}
-						got[ck.it.Source.File] = f
+					if got == nil || ck.it.Source.File != gotPath {
+						staged()
+						got, gotPath = &cachedFile{}, ck.it.Source.File
 					}
+					f := got
 					cr := cachedRecord{index: ck.it.Source.Index, line: ck.it.Source.Line, raw: ck.raw}
 					if len(ck.problems) > 0 {
 						cr.problems, cr.id, cr.rawJSON = ck.problems, ck.id, bytes.Clone(ck.it.Raw)
@@ -266,9 +298,11 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	wg.Wait()
 	<-consumed
 	if consumeErr != nil {
+		rc.discard()
 		return nil, consumeErr
 	}
 	if err := rl.finish(); err != nil {
+		rc.discard()
 		return nil, err
 	}
 	for _, err := range errs {
@@ -277,8 +311,14 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	}
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := rc.save(got, errs); err != nil {
+		if err := rc.save(errs); err != nil {
 			c.Problem("read cache: " + err.Error())
+		}
+	}
+	if ds.unsorted {
+		ds.byLoc = make(map[loc]int32, len(ds.locs))
+		for i, l := range ds.locs {
+			ds.byLoc[l] = int32(i)
 		}
 	}
 	rep.Files = len(files)
@@ -321,10 +361,12 @@ func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog
 		ds.files = append(ds.files, src.File)
 		ds.fileID[src.File] = fid
 	}
-	i := ds.builder.Add(*sum)
-	ds.byLoc[loc{fid, int32(src.Index)}] = i
-	ds.locs = append(ds.locs, loc{fid, int32(src.Index)})
-	ds.byID[sum.ID] = i
+	ds.builder.Add(*sum)
+	l := loc{fid, int32(src.Index)}
+	if n := len(ds.locs); n > 0 && ds.locs[n-1].cmp(l) >= 0 {
+		ds.unsorted = true
+	}
+	ds.locs = append(ds.locs, l)
 	ds.raws = append(ds.raws, raw)
 	if rep.Read%1000 == 0 {
 		c.Progress("read", rep.Read, 0)
@@ -431,7 +473,7 @@ func (ds *dataset) stream(c *Config, only map[int32]bool, fn func(i int32, raw [
 		if !ok {
 			return nil
 		}
-		i, ok := ds.byLoc[loc{fid, int32(it.Source.Index)}]
+		i, ok := ds.at(loc{fid, int32(it.Source.Index)})
 		if !ok {
 			return nil // a rejected record
 		}
@@ -447,11 +489,6 @@ func (ds *dataset) stream(c *Config, only map[int32]bool, fn func(i int32, raw [
 		fnErr = fmt.Errorf("the input changed during the build (%d records read, %d before); build again", seen, len(ds.raws))
 	}
 	return fnErr
-}
-
-// index returns the site index of a record decoded in the second pass.
-func (ds *dataset) index(rec *record.Record) int32 {
-	return ds.byID[rec.ID]
 }
 
 func (ds *dataset) locOf(i int32) loc { return ds.locs[i] }

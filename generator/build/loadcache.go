@@ -63,6 +63,13 @@ type readCache struct {
 	sums     map[string]read.FileID // loaded, by path
 	sumsRaw  []byte                 // as loaded
 	verified map[string]read.FileID // in this build, by path
+	// Entries of files read whole, written under a temporary name (by
+	// path) for save to rename into place; files whose records did not
+	// come together are spoiled: not cached.
+	staged  map[string]string
+	spoiled map[string]bool
+	dirErr  error
+	dirMade bool
 }
 
 func newReadCache(dir string) *readCache {
@@ -70,7 +77,7 @@ func newReadCache(dir string) *readCache {
 	if err != nil {
 		return nil
 	}
-	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}}
+	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
 }
 
 // cachedFile is what the cache keeps of one record file.
@@ -317,6 +324,8 @@ func decodeCachedFile(b []byte) (*cachedFile, error) {
 
 var errBadEntry = errors.New("read cache: bad entry")
 
+// encode appends the entry's body to b, the entry's header, then the
+// checksum of both.
 func (f *cachedFile) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(f.version)))
 	b = append(b, f.version...)
@@ -344,14 +353,60 @@ func (f *cachedFile) encode(b []byte) []byte {
 		}
 		str(r.rawJSON)
 	}
-	return b
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// stage writes the entry of a file whose records were all read (f), under
+// a temporary name that save renames into place, or removes should the
+// file turn out to have a problem: holding every file's records until the
+// end of the read took a few hundred megabytes at half a million records.
+// A file whose records come again after it was staged is not cached.
+func (rc *readCache) stage(path string, f *cachedFile) {
+	rc.mu.Lock()
+	id, ok := rc.missed[path]
+	_, again := rc.staged[path]
+	if again {
+		rc.spoiled[path] = true
+	}
+	rc.mu.Unlock()
+	if !ok || again {
+		return
+	}
+	if !rc.dirMade {
+		rc.dirMade = true
+		rc.dirErr = os.MkdirAll(rc.dir, 0o755)
+	}
+	if rc.dirErr != nil {
+		return
+	}
+	tmp, err := writeTemp(rc.dir, f.encode(rc.header(id)))
+	if err != nil {
+		return // save writes it again, and reports
+	}
+	rc.mu.Lock()
+	rc.staged[path] = tmp
+	rc.mu.Unlock()
+}
+
+// discard removes the staged entries of a build that does not save them.
+func (rc *readCache) discard() {
+	if rc == nil {
+		return
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for path, tmp := range rc.staged {
+		os.Remove(tmp)
+		delete(rc.staged, path)
+	}
 }
 
 // save writes the entries of the files read in this build that can be
-// cached: looked up and missed, not changed too recently, read whole
-// (files are a map from path to what was read of each), and read without
-// a problem (a file's problems are reported by reading it).
-func (rc *readCache) save(files map[string]*cachedFile, problems []error) error {
+// cached: looked up and missed, not changed too recently, read whole (and
+// staged as they were), and read without a problem (a file's problems are
+// reported by reading it). Files without records get an empty entry.
+func (rc *readCache) save(problems []error) error {
+	defer rc.discard()
 	bad := map[string]bool{}
 	for _, err := range problems {
 		var fe *read.FileError
@@ -364,17 +419,22 @@ func (rc *readCache) save(files map[string]*cachedFile, problems []error) error 
 		return err
 	}
 	first := rc.saveSums()
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
 	for path, id := range rc.missed {
-		f := files[path]
-		if bad[path] {
+		if bad[path] || rc.spoiled[path] {
 			continue
 		}
-		if f == nil {
-			f = &cachedFile{} // a file without records
+		var err error
+		if tmp, ok := rc.staged[path]; ok {
+			if err = os.Rename(tmp, rc.entryPath(path)); err == nil {
+				delete(rc.staged, path)
+			}
+		} else {
+			// A file without records.
+			err = writeAtomic(rc.entryPath(path), (&cachedFile{}).encode(rc.header(id)))
 		}
-		b := f.encode(rc.header(id))
-		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
-		if err := writeAtomic(rc.entryPath(path), b); err != nil && first == nil {
+		if err != nil && first == nil {
 			first = err
 		}
 	}
@@ -384,20 +444,33 @@ func (rc *readCache) save(files map[string]*cachedFile, problems []error) error 
 // writeAtomic writes a file through a temporary file renamed into place,
 // so a killed build never leaves half of it.
 func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
+	tmp, err := writeTemp(filepath.Dir(path), data)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file in dir and returns its name.
+func writeTemp(dir string, data []byte) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".tmp-")
+	if err != nil {
+		return "", err
 	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return err
+		return "", err
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return err
+		return "", err
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Name(), nil
 }
 
 var (

@@ -31,7 +31,7 @@ import (
 func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	c.defaults()
 	rep = &Report{}
-	timer := stageTimer{rep: rep, last: time.Now()}
+	timer := stageTimer{rep: rep, last: time.Now(), hook: c.StageDone}
 
 	closeRejects, rejects, err := openRejects(c.RejectsFile)
 	if err != nil {
@@ -134,31 +134,25 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	total := len(s.Summaries)
 	keys := make([]Key, total)
 	rels := make([]string, total)
-	var needMu sync.Mutex
-	need := map[int32]bool{}
+	need := make([]bool, total) // by site index; each worker sets its own
+	var needed atomic.Int64
 	err = parallel(ctx, total, c.Workers, func(k int) error {
 		i := int32(k)
 		rel := s.Summaries[i].Path() + "index.html"
 		rels[i] = rel
 		keys[i] = recordKey(global, s, i, ds.raws[i])
 		if !prev.reuse(out, rel, kindRecord, keys[i]) {
-			needMu.Lock()
 			need[i] = true
-			needMu.Unlock()
+			needed.Add(1)
 		}
 		return nil
 	})
 	if err != nil {
 		return rep, err
 	}
-	// Noted here, not in the loop: one goroutine fills the table unlocked.
-	nextMu.Lock()
-	for i, rel := range rels {
-		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
-	}
-	nextMu.Unlock()
 	rep.Built = total
-	rep.Reused = total - len(need)
+	nNeed := int(needed.Load())
+	rep.Reused = total - nNeed
 	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
 	emitAs := func(kind uint8) func(string, []byte) error {
 		return func(rel string, data []byte) error {
@@ -182,22 +176,37 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		if idx, err = index.Open(filepath.Join(c.CacheDir, "index")); err != nil {
 			return rep, err
 		}
-		defer idx.Close()
+		// Closed, and let go, as soon as the export state is saved: the
+		// index holds every record's doc data.
+		defer func() {
+			if idx != nil {
+				idx.Close()
+			}
+		}()
+		// Batches of a thousand records: bleve holds a batch's analysed
+		// documents while it builds the batch's segment (~200 MB for
+		// 5,000 records), and smaller batches cost no time.
+		idx.BatchSize = 1000
 	}
 	renderErr := make(chan error, 1)
-	jobs := make(chan *record.Record, 4*c.Workers)
+	type job struct {
+		i   int32
+		rec *record.Record
+	}
+	jobs := make(chan job, 4*c.Workers)
 	var rendered atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < c.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for rec := range jobs {
-				i := ds.index(rec)
+			for j := range jobs {
+				i, rec := j.i, j.rec
 				// The page's bytes are the renderer's pooled buffer,
-				// valid until the write returns.
+				// valid until the write returns. Its path is the one the
+				// page cache notes (one string for both tables).
 				err := r.RecordFunc(s, i, rec, func(page []byte) error {
-					return out.WriteFile(rec.Path()+"index.html", page)
+					return out.WriteFile(rels[i], page)
 				})
 				if err != nil {
 					select {
@@ -207,7 +216,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 					continue
 				}
 				if n := rendered.Add(1); n%500 == 0 {
-					c.Progress("render", int(n), len(need))
+					c.Progress("render", int(n), nNeed)
 				}
 			}
 		}()
@@ -233,7 +242,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			if err := failed(); err != nil {
 				return err
 			}
-			jobs <- rec
+			jobs <- job{i, rec}
 		}
 		if yield != nil && !yield(rec) {
 			return errStop
@@ -243,25 +252,40 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// The search index is updated from the records that changed since it
 	// was last updated, when the cache says which; else from all of them.
 	var changed map[int32]bool
+	present := 0 // records of the dataset that the index holds
 	if idx != nil && prev.Indexed != nil && idx.Len() == len(prev.Indexed) {
 		changed = map[int32]bool{}
 		for i := range s.Summaries {
 			id := s.Summaries[i].ID
-			if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] || !idx.Has(id) {
-				changed[int32(i)] = true
+			if h, ok := prev.Indexed[id]; ok && h == ds.raws[i] && idx.Has(id) {
+				present++
+				continue
+			}
+			changed[int32(i)] = true
+			if idx.Has(id) {
+				present++
 			}
 		}
 	}
 	var streamErr error
 	switch {
 	case idx != nil && changed == nil:
-		_, err = idx.Sync(func(yield func(*record.Record) bool) {
+		all := func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
-		})
-	case idx != nil || len(need) > 0:
+		}
+		if idx.Len() == 0 {
+			// Nothing to delete: Apply spares the set of every id that
+			// Sync keeps to know what to delete.
+			_, err = idx.Apply(all, func(string) bool { return true })
+		} else {
+			_, err = idx.Sync(all)
+		}
+	case idx != nil || nNeed > 0:
 		only := map[int32]bool{}
-		for i := range need {
-			only[ds.locOf(i).file] = true
+		for i, ok := range need {
+			if ok {
+				only[ds.locOf(int32(i)).file] = true
+			}
 		}
 		for i := range changed {
 			only[ds.locOf(i).file] = true
@@ -284,7 +308,18 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			})
 		}
 		if idx != nil {
-			_, err = idx.Apply(each, func(id string) bool { _, ok := ds.byID[id]; return ok })
+			// Ids are unique: when the index holds as many records of the
+			// dataset as it holds records, it holds none other, and no
+			// record is deleted.
+			keep := func(string) bool { return true }
+			if present != idx.Len() {
+				ids := make(map[string]bool, len(s.Summaries))
+				for i := range s.Summaries {
+					ids[s.Summaries[i].ID] = true
+				}
+				keep = func(id string) bool { return ids[id] }
+			}
+			_, err = idx.Apply(each, keep)
 		} else {
 			each(func(*record.Record) bool { return true })
 		}
@@ -414,6 +449,15 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		c.Problem("search export state: " + err.Error())
 	}
+	if idx != nil {
+		idx.Close()
+		idx = nil
+	}
+	// The record pages are noted only now: half a million entries in the
+	// table would have been held through rendering and the export.
+	for i, rel := range rels {
+		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
+	}
 	prints := out.Fingerprints()
 	for rel, e := range next.Entries {
 		fp, ok := prints[rel]
@@ -456,11 +500,16 @@ func (w exportWriter) WriteFile(rel string, data []byte) error { return w(rel, d
 type stageTimer struct {
 	rep  *Report
 	last time.Time
+	hook func(string)
 }
 
 func (t *stageTimer) done(name string) {
 	now := time.Now()
 	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last)})
+	if t.hook != nil {
+		t.hook(name)
+		now = time.Now()
+	}
 	t.last = now
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -123,12 +122,15 @@ func recordHash(r *record.Record) [16]byte {
 // keeps apart) as length-prefixed strings in field order, then the tags.
 func encodeDocData(d DocData) []byte {
 	fields := [...]string{d.ID, d.Title, d.URL, d.Repo, d.Severity, d.ErrorType, d.Language, d.ErrorClass, d.ErrorCode, d.Snippet, d.Pattern}
-	n := 2 * binary.MaxVarintLen64
+	// The exact size: the side store keeps the slice for the whole build,
+	// so a capacity made of worst-case varints would stay allocated (a
+	// hundred bytes a record).
+	n := uvarintLen(uint64(len(d.Tags)))
 	for _, f := range fields {
-		n += len(f) + binary.MaxVarintLen64
+		n += uvarintLen(uint64(len(f))) + len(f)
 	}
 	for _, t := range d.Tags {
-		n += len(t) + binary.MaxVarintLen64
+		n += uvarintLen(uint64(len(t))) + len(t)
 	}
 	b := make([]byte, 0, n)
 	for _, f := range fields {
@@ -140,7 +142,16 @@ func encodeDocData(d DocData) []byte {
 		b = binary.AppendUvarint(b, uint64(len(t)))
 		b = append(b, t...)
 	}
-	return slices.Clip(b)
+	return b
+}
+
+// uvarintLen is the length of v as binary.AppendUvarint writes it.
+func uvarintLen(v uint64) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
 }
 
 // decodeDocData reverses encodeDocData.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
@@ -18,8 +19,8 @@ import (
 // file is a header and a sequence of segments, each the puts and deletes of
 // one Sync, and a later entry for an id replaces an earlier one. Opening
 // replays the log (one read, no decoding of the doc data); a Sync appends
-// one segment, or rewrites the file compacted when the dead entries
-// outnumber the live ones.
+// its changes (in segments of at most sideChunk entries), or rewrites the
+// file compacted when the dead entries outnumber the live ones.
 //
 // Each segment is framed as
 //
@@ -33,7 +34,7 @@ import (
 // A segment cut short or failing its checksum makes the whole store
 // untrusted (Open then rebuilds the index), like the dirty marker does.
 //
-// The generation is random, new with every segment; the last one names the
+// The generation is random, new with every write; the last one names the
 // records the store holds (sideKey), which is what the search export's
 // state is checked against. Two stores with the same records may have
 // different generations: that only costs an incremental export.
@@ -53,6 +54,9 @@ func (e sideEntry) data() (DocData, error) {
 	d.SortKey = e.SortKey
 	return d, err
 }
+
+// sideChunk is the most entries a segment holds.
+var sideChunk = 4096
 
 // sideSlack is how many dead entries the log may hold beyond as many as
 // the live ones before it is compacted.
@@ -170,7 +174,7 @@ func (ix *Index) noteSide(id string) {
 	ix.log.changed[id] = true
 }
 
-// writeSide appends the changes since the last write as one segment, or
+// writeSide appends the changes since the last write as segments, or
 // rewrites the file compacted when more than half of it would be dead.
 func (ix *Index) writeSide() error {
 	if len(ix.log.changed) == 0 {
@@ -192,48 +196,55 @@ func (ix *Index) writeSide() error {
 	if _, err := rand.Read(ix.log.generation[:]); err != nil {
 		return err
 	}
-	body := append([]byte(nil), ix.log.generation[:]...)
-	for _, id := range ids {
-		e, ok := ix.side[id]
-		if !ok {
-			body = append(body, 2)
-			body = appendBytes(body, []byte(id))
-			continue
-		}
-		body = append(body, 1)
-		body = appendBytes(body, []byte(id))
-		body = append(body, e.Hash[:]...)
-		body = appendBytes(body, []byte(e.SortKey))
-		body = appendBytes(body, e.Blob)
-	}
-	seg := binary.AppendUvarint(nil, uint64(len(body)))
-	seg = append(seg, body...)
-	seg = binary.LittleEndian.AppendUint32(seg, crc32.Checksum(body, sideCRC))
-
+	var f *os.File
+	var err error
 	if compact {
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, append([]byte(sideMagic), seg...), 0o644); err != nil {
-			return err
+		f, err = os.Create(path + ".tmp")
+	} else {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("side store: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		bw.WriteString(sideMagic)
+	}
+	// Segments of at most sideChunk entries, each with the new generation:
+	// a cold build's half a million entries are not put in one buffer.
+	var body []byte
+	for lo := 0; lo < len(ids); lo += sideChunk {
+		body = append(body[:0], ix.log.generation[:]...)
+		for _, id := range ids[lo:min(lo+sideChunk, len(ids))] {
+			e, ok := ix.side[id]
+			if !ok {
+				body = append(body, 2)
+				body = appendBytes(body, []byte(id))
+				continue
+			}
+			body = append(body, 1)
+			body = appendBytes(body, []byte(id))
+			body = append(body, e.Hash[:]...)
+			body = appendBytes(body, []byte(e.SortKey))
+			body = appendBytes(body, e.Blob)
 		}
-		if err := os.Rename(tmp, path); err != nil {
-			return err
-		}
+		bw.Write(binary.AppendUvarint(nil, uint64(len(body))))
+		bw.Write(body)
+		bw.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, sideCRC)))
+	}
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && compact {
+		err = os.Rename(path+".tmp", path)
+	}
+	if err != nil {
+		return fmt.Errorf("side store: %w", err)
+	}
+	if compact {
 		ix.log.entries = len(ids)
 	} else {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		if st, err := f.Stat(); err == nil && st.Size() == 0 {
-			seg = append([]byte(sideMagic), seg...)
-		}
-		_, err = f.Write(seg)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("side store: %w", err)
-		}
 		ix.log.entries += len(ids)
 	}
 	ix.log.changed = nil

@@ -15,8 +15,8 @@ import (
 // compacted now and then, reopens to what the index held, and that a store
 // cut short is not trusted.
 func TestSideLog(t *testing.T) {
-	defer func(v int) { sideSlack = v }(sideSlack)
-	sideSlack = 0
+	defer func(slack, chunk int) { sideSlack, sideChunk = slack, chunk }(sideSlack, sideChunk)
+	sideSlack, sideChunk = 0, 7 // compactions, and writes of several segments
 	dir := filepath.Join(t.TempDir(), "cache")
 	ix, err := Open(dir)
 	if err != nil {

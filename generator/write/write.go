@@ -378,14 +378,33 @@ func same(path string, data []byte) (fs.FileInfo, bool) {
 	return fi, err == nil && bytes.Equal(old, data)
 }
 
+// mkdirs makes the folder dir of a file to write. It remembers the folders
+// it made only once they hold more than one entry: most folders of a site
+// are a record's, holding its one page, and remembering half a million of
+// them took a hundred megabytes. A folder whose parent is known is made
+// with one mkdir.
 func (s *Site) mkdirs(dir string) error {
 	if _, ok := s.dirs.Load(dir); ok {
 		return nil
 	}
+	parent := filepath.Dir(dir)
+	existed := false
+	if _, ok := s.dirs.Load(parent); ok {
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return nil
+		}
+		existed = errors.Is(err, fs.ErrExist)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	s.dirs.Store(dir, true)
+	// The names are cut from a file's path: cloned, so that the path
+	// itself is not kept.
+	s.dirs.Store(strings.Clone(parent), true)
+	if existed {
+		s.dirs.Store(strings.Clone(dir), true)
+	}
 	return nil
 }
 

@@ -111,10 +111,11 @@ func (g *flightGroup) do(k [32]byte, fn func() (string, error)) (val string, sha
 
 // The disk cache is a folder of pack files. Each build appends the entries
 // it highlighted to a pack of its own ("pack-*.pack", one record per entry:
-// the key, the sha256 of the body, the body's length, the body) and, when
-// it closes, writes the pack's index ("pack-*.idx": key, offset, length of
-// each entry). A later build reads every index into memory and reads bodies
-// with one positioned read each.
+// the key, the sha256 of the body, the body's length, the body) and the
+// pack's index beside it ("pack-*.idx": key, offset, length of each entry),
+// written under a temporary name and renamed when it closes. A later build
+// reads every index into memory and reads bodies with one positioned read
+// each.
 //
 // One file per entry was simpler, but on the file systems this runs on
 // creating a file costs 80 µs or more: five entries per record made the disk
@@ -142,11 +143,15 @@ type diskCache struct {
 	indexes [][]byte   // their indexes, sorted by key (loadLocked)
 	loaded  bool
 
-	out      *os.File // this build's pack, made on first write
-	outBuf   *bufio.Writer
-	outOff   int64
-	outIndex []byte
-	outErr   error
+	out    *os.File // this build's pack, made on first write
+	outBuf *bufio.Writer
+	outOff int64
+	// The pack's index is written as the pack is, to a temporary file
+	// renamed into place by close: at half a million records it is a
+	// hundred megabytes, which need not stay in memory.
+	idx    *os.File
+	idxBuf *bufio.Writer
+	outErr error
 }
 
 // openDiskCache opens the pack store in dir. The indexes of its complete
@@ -159,7 +164,8 @@ func openDiskCache(dir string) *diskCache {
 
 // loadLocked reads the indexes of the complete packs, once; d.mu is held.
 // An index is kept as read, its entries sorted by key (close writes them
-// so; an older unsorted one is sorted here), and searched by bisection: a
+// in write order, to hold none in memory: the first build to read a pack
+// sorts its index and writes it back), and searched by bisection: a
 // rebuild that renders one page looks up a handful of keys among hundreds
 // of thousands, and a map of them all cost it 64 MB and a tenth of a
 // second.
@@ -180,9 +186,8 @@ func (d *diskCache) loadLocked() {
 			continue
 		}
 		if sortIndex(data) {
-			// Written unsorted by an older errdocs: keep it sorted, so that
-			// the sort is paid once. A failure only costs the next build
-			// the sort again.
+			// Written in write order: keep it sorted, so that the sort is
+			// paid once. A failure only costs the next build the sort again.
 			if tmp := ip + ".tmp"; os.WriteFile(tmp, data, 0o644) == nil {
 				os.Rename(tmp, ip)
 			}
@@ -275,7 +280,15 @@ func (d *diskCache) write(k [32]byte, body string) error {
 			d.outErr = fmt.Errorf("highlight cache: %w", err)
 			return d.outErr
 		}
+		idx, err := os.Create(d.idxName(f) + ".tmp")
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			d.outErr = fmt.Errorf("highlight cache: %w", err)
+			return d.outErr
+		}
 		d.out, d.outBuf = f, bufio.NewWriterSize(f, 1<<20)
+		d.idx, d.idxBuf = idx, bufio.NewWriterSize(idx, 64<<10)
 		if _, err := d.outBuf.WriteString(packMagic); err != nil {
 			d.outErr = err
 			return err
@@ -296,9 +309,17 @@ func (d *diskCache) write(k [32]byte, body string) error {
 	copy(ie[:32], k[:])
 	binary.LittleEndian.PutUint64(ie[32:], uint64(d.outOff))
 	binary.LittleEndian.PutUint32(ie[40:], uint32(len(body)))
-	d.outIndex = append(d.outIndex, ie[:]...)
+	if _, err := d.idxBuf.Write(ie[:]); err != nil {
+		d.outErr = fmt.Errorf("highlight cache: %w", err)
+		return d.outErr
+	}
 	d.outOff += int64(entryHead + len(body))
 	return nil
+}
+
+// idxName is the name of a pack's index.
+func (d *diskCache) idxName(pack *os.File) string {
+	return strings.TrimSuffix(pack.Name(), ".pack") + ".idx"
 }
 
 // close finishes this build's pack: flushed, then its index written
@@ -313,18 +334,15 @@ func (d *diskCache) close() error {
 	if d.out == nil {
 		return d.outErr
 	}
-	out := d.out
-	d.out = nil
-	err := firstErr(d.outErr, d.outBuf.Flush(), out.Close())
+	out, idx := d.out, d.idx
+	d.out, d.idx = nil, nil
+	name := d.idxName(out)
+	err := firstErr(d.outErr, d.outBuf.Flush(), out.Close(), d.idxBuf.Flush(), idx.Close())
 	if err == nil {
-		idx := strings.TrimSuffix(out.Name(), ".pack") + ".idx"
-		tmp := idx + ".tmp"
-		sortIndex(d.outIndex)
-		if err = os.WriteFile(tmp, d.outIndex, 0o644); err == nil {
-			err = os.Rename(tmp, idx)
-		}
+		err = os.Rename(idx.Name(), name)
 	}
 	if err != nil {
+		os.Remove(idx.Name())
 		os.Remove(out.Name())
 		return fmt.Errorf("highlight cache: %w", err)
 	}
