@@ -149,7 +149,7 @@ func printStats(w io.Writer, rep *build.Report) {
 	}
 	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
 	if rep.Cached > 0 {
-		fmt.Fprintf(w, "%d record files unchanged since cached: not read again\n", rep.Cached)
+		fmt.Fprintf(w, "%d record files unchanged since cached: not read again; the manifest check hashed %d files\n", rep.Cached, rep.Hashed)
 	}
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)

@@ -58,6 +58,7 @@ type Config struct {
 type Report struct {
 	Files      int    // files read
 	Cached     int    // record files whose records came from the read cache, unread
+	Hashed     int    // files the manifest check read to hash (the others it knew from the read cache)
 	Read       int    // records read
 	Built      int    // record pages built
 	Reused     int    // record pages kept from the previous build unrendered
@@ -322,6 +323,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	}
 	rep.Files = len(files)
 	if extras != nil {
+		rep.Hashed = extras.Hashed
 		ds.builder.AddRepoEntries(extras.Repos)
 		ds.builder.AddInfos(extras.Infos)
 	}

@@ -1,12 +1,14 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -53,6 +55,14 @@ type readCache struct {
 
 	mu     sync.Mutex
 	missed map[string]read.FileID // files looked up, not cached, and cacheable
+
+	// The sha256 of files a manifest check hashed (read.SumCache), kept in
+	// one file of the cache folder: loaded once, and saved with the files
+	// verified in this build when they differ from those loaded.
+	sumsOnce sync.Once
+	sums     map[string]read.FileID // loaded, by path
+	sumsRaw  []byte                 // as loaded
+	verified map[string]read.FileID // in this build, by path
 	// Entries of files read whole, written under a temporary name (by
 	// path) for save to rename into place; files whose records did not
 	// come together are spoiled: not cached.
@@ -67,7 +77,7 @@ func newReadCache(dir string) *readCache {
 	if err != nil {
 		return nil
 	}
-	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
+	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
 }
 
 // cachedFile is what the cache keeps of one record file.
@@ -112,6 +122,97 @@ func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
 	rc.missed[id.Path] = id
 	rc.mu.Unlock()
 	return read.Cached{}, false
+}
+
+const sumsMagic = "errdocs manifest sums 1\n"
+
+func (rc *readCache) sumsPath() string { return filepath.Join(rc.dir, "sums") }
+
+// loadSums reads the sums file: for each file, the identity and sha256 a
+// manifest check found, under this binary's hash.
+func (rc *readCache) loadSums() {
+	rc.sums = map[string]read.FileID{}
+	data, err := os.ReadFile(rc.sumsPath())
+	if err != nil || len(data) < 4 {
+		return
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return
+	}
+	head := append([]byte(sumsMagic), rc.bin[:]...)
+	if len(body) < len(head) || string(body[:len(head)]) != string(head) {
+		return
+	}
+	rc.sumsRaw = data
+	for b := body[len(head):]; len(b) > 0; {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) || len(b)-k-int(n) < 5*8+32 {
+			rc.sums = map[string]read.FileID{}
+			return
+		}
+		id := read.FileID{Path: string(b[k : k+int(n)]), Verified: true}
+		b = b[k+int(n):]
+		v := func() uint64 { x := binary.LittleEndian.Uint64(b); b = b[8:]; return x }
+		id.Dev, id.Ino, id.Size, id.ModTime, id.ChangeTime = v(), v(), int64(v()), int64(v()), int64(v())
+		copy(id.SHA256[:], b)
+		b = b[32:]
+		rc.sums[id.Path] = id
+	}
+}
+
+// Sum implements read.SumCache.
+func (rc *readCache) Sum(id read.FileID) ([32]byte, bool) {
+	rc.sumsOnce.Do(rc.loadSums)
+	known, ok := rc.sums[id.Path]
+	if !ok || !known.SameFile(id) || racy(id) {
+		return [32]byte{}, false
+	}
+	id.SHA256, id.Verified = known.SHA256, true
+	rc.Hashed(id)
+	return known.SHA256, true
+}
+
+// Hashed implements read.SumCache.
+func (rc *readCache) Hashed(id read.FileID) {
+	if racy(id) {
+		return
+	}
+	rc.mu.Lock()
+	rc.verified[id.Path] = id
+	rc.mu.Unlock()
+}
+
+// saveSums keeps the files verified in this build, when they are not what
+// was loaded (the files of the dataset no longer listed drop out).
+func (rc *readCache) saveSums() error {
+	rc.sumsOnce.Do(rc.loadSums)
+	paths := make([]string, 0, len(rc.verified))
+	for p := range rc.verified {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if len(paths) == 0 {
+		if rc.sumsRaw == nil {
+			return nil
+		}
+		return os.Remove(rc.sumsPath())
+	}
+	b := append([]byte(sumsMagic), rc.bin[:]...)
+	for _, p := range paths {
+		id := rc.verified[p]
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+		for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
+		b = append(b, id.SHA256[:]...)
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	if bytes.Equal(b, rc.sumsRaw) {
+		return nil
+	}
+	return writeAtomic(rc.sumsPath(), b)
 }
 
 // header is the identity an entry was made for.
@@ -317,7 +418,7 @@ func (rc *readCache) save(problems []error) error {
 	if err := os.MkdirAll(rc.dir, 0o755); err != nil {
 		return err
 	}
-	var first error
+	first := rc.saveSums()
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	for path, id := range rc.missed {

@@ -289,3 +289,64 @@ func TestReadCacheBadEntries(t *testing.T) {
 		t.Errorf("entries not made again: %d files from the cache", o.rep.Cached)
 	}
 }
+
+// writeManifest lists the dataset's files with their sizes and sha256, as
+// the published dataset's manifest.json does.
+func writeManifest(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	type entry struct {
+		Path   string `json:"path"`
+		Bytes  int64  `json:"bytes"`
+		SHA256 string `json:"sha256"`
+	}
+	var files []entry
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		files = append(files, entry{n, int64(len(data)), hex.EncodeToString(sum[:])})
+	}
+	data, _ := json.Marshal(map[string]any{"schemaVersion": 2, "files": files})
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadCacheManifestSums(t *testing.T) {
+	trustAll(t)
+	in, files := testInput(t)
+	names := []string{"f0.json", "f1.json", "f2.json"}
+	writeManifest(t, in, names...)
+	p := newPair(t, in)
+	if o := p.build(); o.rep.Hashed != 3 {
+		t.Fatalf("first build hashed %d files for the manifest check, want 3", o.rep.Hashed)
+	}
+	// Nothing changed: the manifest check knows every file by its identity.
+	if o := p.build(); o.rep.Hashed != 0 || o.rep.Cached != 3 {
+		t.Errorf("no-change rebuild hashed %d files (want 0), took %d from the cache (want 3)", o.rep.Hashed, o.rep.Cached)
+	}
+	// One file edited, the manifest with it: that file alone is hashed.
+	time.Sleep(50 * time.Millisecond)
+	r := files[1][0].(map[string]any)
+	r["documentation"] = r["documentation"].(string) + " Edited."
+	writeRecords(t, filepath.Join(in, "f1.json"), files[1]...)
+	writeManifest(t, in, names...)
+	if o := p.build(); o.rep.Hashed != 1 {
+		t.Errorf("after one edit, hashed %d files, want 1", o.rep.Hashed)
+	}
+	// A file edited without its manifest entry is caught, known or not:
+	// both builds of the pair must report the same mismatch.
+	time.Sleep(50 * time.Millisecond)
+	r["documentation"] = r["documentation"].(string) + " Again."
+	writeRecords(t, filepath.Join(in, "f1.json"), files[1]...)
+	o := p.build()
+	found := false
+	for _, msg := range o.problems {
+		found = found || strings.Contains(msg, "the manifest says")
+	}
+	if !found {
+		t.Errorf("an edit the manifest does not list went unreported: %q", o.problems)
+	}
+}

@@ -41,14 +41,22 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// The page cache is read and decoded while the records are read: it
 	// depends on nothing they give.
 	pcPath := pageCachePath(c.CacheDir, c.Out)
+	// So are the previous site's files looked at, which the cache says
+	// were written: whether each is still as written is asked for most of
+	// them below.
 	type loadedCache struct {
-		pc   *pageCache
-		data []byte
+		pc     *pageCache
+		data   []byte
+		onDisk map[string]write.Fingerprint
 	}
 	pcLoaded := make(chan loadedCache, 1)
 	go func() {
 		pc, data := loadPageCache(pcPath)
-		pcLoaded <- loadedCache{pc, data}
+		rels := make([]string, 0, len(pc.Entries))
+		for rel := range pc.Entries {
+			rels = append(rels, rel)
+		}
+		pcLoaded <- loadedCache{pc, data, write.Look(c.Out, rels, c.Workers)}
 	}()
 	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
 	if err != nil {
@@ -101,6 +109,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	var prevBytes []byte
 	if lc := <-pcLoaded; gerr == nil {
 		prev, prevBytes = lc.pc, lc.data
+		out.Known(lc.onDisk)
 	}
 	// The cache describes the site only if no other build changed it since.
 	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
@@ -329,16 +338,76 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("render+index")
 
+	exported := false
+	runExport := func() error {
+		if exportKept {
+			// The dataset is as it was when the search index was last exported,
+			// so the index needs no update and the export is kept whole.
+			copyKind(prev, next, kindExport)
+			rep.Unusable = prev.Unusable
+			rep.Search = "kept whole (no record changed)"
+		} else {
+			// The export may keep the files of the previous one that no changed
+			// record touches, when they are in the published site as written.
+			has := func(rel string) bool {
+				e, ok := prev.Entries[rel]
+				return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
+			}
+			keep := func(rel string) bool {
+				e, ok := prev.Entries[rel]
+				if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
+					return false
+				}
+				note(rel, kindExport, dkey)
+				return true
+			}
+			prevMarker, _ := out.Previous()
+			est, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{
+				Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
+				Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
+			})
+			if err != nil {
+				return err
+			}
+			rep.Unusable = est.PatternErrors
+			exported = true
+			rep.Search = fmt.Sprintf("whole, %d files", est.Files)
+			if est.Incremental {
+				rep.Search = fmt.Sprintf("incremental, %d files written, %d kept", est.Files, est.Kept)
+			}
+		}
+		return nil
+	}
+	// A small (incremental) export runs beside the listings: it needs
+	// little memory, and on a one-record rebuild the two are most of the
+	// time left. A whole export runs alone, after the model's last use.
+	overlap := !exportKept && idx.Incremental()
+	exportDone := make(chan error, 1)
+	if overlap {
+		go func() { exportDone <- runExport() }()
+	}
 	// Listings are kept or made one by one through the listing cache; the
 	// few other pages and the feeds are made each time, and kept on disk
 	// when their bytes did not change.
-	if err := r.Pages(s, emitAs(kindPages)); err != nil {
+	err = r.Pages(s, emitAs(kindPages))
+	if err == nil {
+		err = feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages))
+	}
+	if overlap {
+		// The export writes into the site: it must be done before a
+		// failed build aborts it.
+		if xerr := <-exportDone; err == nil {
+			err = xerr
+		}
+	}
+	if err != nil {
 		return rep, err
 	}
-	if err := feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages)); err != nil {
-		return rep, err
+	if overlap {
+		timer.done("listings+export")
+	} else {
+		timer.done("listings")
 	}
-	timer.done("listings")
 
 	// The last use of the site model and the dataset: from here on the
 	// collector may free them, which gives the search export room at half a
@@ -348,44 +417,12 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
 	}
 
-	exported := false
-	if exportKept {
-		// The dataset is as it was when the search index was last exported,
-		// so the index needs no update and the export is kept whole.
-		copyKind(prev, next, kindExport)
-		rep.Unusable = prev.Unusable
-		rep.Search = "kept whole (no record changed)"
-	} else {
-		// The export may keep the files of the previous one that no changed
-		// record touches, when they are in the published site as written.
-		has := func(rel string) bool {
-			e, ok := prev.Entries[rel]
-			return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
-		}
-		keep := func(rel string) bool {
-			e, ok := prev.Entries[rel]
-			if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
-				return false
-			}
-			note(rel, kindExport, dkey)
-			return true
-		}
-		prevMarker, _ := out.Previous()
-		est, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{
-			Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
-			Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
-		})
-		if err != nil {
+	if !overlap {
+		if err := runExport(); err != nil {
 			return rep, err
 		}
-		rep.Unusable = est.PatternErrors
-		exported = true
-		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
-		if est.Incremental {
-			rep.Search = fmt.Sprintf("incremental, %d files written, %d kept", est.Files, est.Kept)
-		}
+		timer.done("export")
 	}
-	timer.done("export")
 	next.Unusable = rep.Unusable
 
 	for p := range assets {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -40,6 +44,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	dirty := filepath.Join(ix.dir, dirtyFile)
 	batch := ix.bleve.NewBatch()
 	marked := false
+	flushes := 0
 	flush := func() error {
 		if batch.Size() == 0 {
 			return nil
@@ -55,6 +60,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 		if err := ix.bleve.Batch(batch); err != nil {
 			return fmt.Errorf("index: batch: %w", err)
 		}
+		flushes++
 		batch.Reset()
 		return nil
 	}
@@ -79,7 +85,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 			st.Added++
 			ix.restructured = true
 		}
-		ix.side[r.ID] = sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)}
+		ix.putSide(r.ID, sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)})
 		if batch.Size() >= bs {
 			if err := flush(); err != nil {
 				return st, err
@@ -95,7 +101,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	sort.Strings(gone)
 	for _, id := range gone {
 		batch.Delete(id)
-		delete(ix.side, id)
+		ix.deleteSide(id)
 		ix.restructured = true
 		st.Deleted++
 		if batch.Size() >= bs {
@@ -106,6 +112,11 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	}
 	if err := flush(); err != nil {
 		return st, err
+	}
+	if flushes > 0 {
+		if err := ix.settle(flushes == 1); err != nil {
+			return st, err
+		}
 	}
 	if marked {
 		if err := ix.writeSide(); err != nil {
@@ -118,3 +129,37 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	st.Duration = time.Since(start)
 	return st, nil
 }
+
+// settle merges segments now, so that the export that follows and later
+// builds read few. After a Sync that made several segments (a cold build
+// makes one per batch) it merges them all: left to scorch's background
+// merger, the merges would run during the next builds instead, where a
+// one-record rebuild would pay for merging a tenth of the index. After a
+// small one (small), it merges only the small segments that earlier
+// rebuilds left, one each, which every term's read would otherwise visit.
+// (The segment this Sync made is not merged yet: scorch has yet to persist
+// it, and merges only persisted ones.)
+func (ix *Index) settle(small bool) error {
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	opts := mergeplan.SingleSegmentMergePlanOptions
+	opts.SegmentsPerMergeTask = 1 << 20
+	if small {
+		// Segments of fewer than smallSegment live documents.
+		opts.MaxSegmentSize = 2 * smallSegment
+	}
+	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+		return fmt.Errorf("index: merge segments: %w", err)
+	}
+	return nil
+}
+
+// smallSegment is the size (live documents) below which settle(true)
+// merges a segment: a day's edits, not the bulk of the index.
+const smallSegment = 5000

@@ -228,7 +228,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	ranges := prefixRanges(fields)
 	st.ReadTime = time.Since(start)
 
-	w := &exportWriter{out: out, st: &st, dir: opts.Dir}
+	w := &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}
 	ids := make([]string, len(docs))
 	for i, d := range docs {
 		ids[i] = d.id
@@ -632,6 +632,12 @@ type exportWriter struct {
 	st   *ExportStats
 	dir  string
 	seen map[string][32]byte // content-named files written, by site path
+	// keepSame, when set (ExportOptions.Keep), keeps a d/, p/ or h/ file
+	// the previous export wrote under the same name instead of writing it:
+	// the name, 48 bits of its content's hash, says its bytes are the ones
+	// it would get. (Other names hold 32 bits: those files are written, and
+	// the writer compares their bytes.)
+	keepSame func(rel string) bool
 }
 
 // script writes the chunk of key as <key>.<hash>.js, hash = nameHash of

@@ -90,27 +90,6 @@ func numberingKey(ids, sortKeys []string) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
-// sideKey fingerprints the records the index holds: ids and content hashes.
-func sideKey(side map[string]sideEntry) [32]byte {
-	ids := make([]string, 0, len(side))
-	for id := range side {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	h := sha256.New()
-	var n [8]byte
-	for _, id := range ids {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(id)))
-		h.Write(n[:])
-		h.Write([]byte(id))
-		e := side[id]
-		h.Write(e.Hash[:])
-	}
-	return [32]byte(h.Sum(nil))
-}
-
-func (ix *Index) sideKey() [32]byte { return sideKey(ix.side) }
-
 // SaveExportState keeps what the last Export left for the next one, once
 // its files are published in the site whose build marker is marker.
 func (ix *Index) SaveExportState(marker string) error {
@@ -180,6 +159,13 @@ type incremental struct {
 	changed  []uint32 // doc numbers
 	affected []bool   // by previous shard
 	nDocs    int
+}
+
+// Incremental reports whether the next Export can be incremental as far
+// as the index knows: records were only edited since it was opened, and
+// few. (The export may still turn out whole: its saved state decides.)
+func (ix *Index) Incremental() bool {
+	return ix != nil && ix.touched != nil && !ix.restructured && len(ix.touched) <= maxIncremental
 }
 
 // planIncremental returns the plan of an incremental export, or nil when

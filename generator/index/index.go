@@ -1,13 +1,11 @@
 package index
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"iter"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -25,6 +23,7 @@ type Index struct {
 	dir   string
 	bleve bleve.Index
 	side  map[string]sideEntry // by record id
+	log   sideLog              // the side store file's state (side.go)
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
 
@@ -38,38 +37,18 @@ type Index struct {
 	pending      *exportState
 }
 
-// sideEntry is kept for each of up to half a million records, so it is
-// compact: the doc data is encoded in a byte slice (docBlob) that the
-// garbage collector need not scan, rather than a dozen strings.
-type sideEntry struct {
-	Hash    [16]byte // recordHash
-	SortKey string   // DocData.SortKey, read for every record at export
-	Blob    []byte   // DocData, encoded
-}
-
-// data decodes the entry's doc data.
-func (e sideEntry) data() (DocData, error) {
-	d, err := decodeDocData(e.Blob)
-	d.SortKey = e.SortKey
-	return d, err
-}
-
-// sideRecord is a side entry as the side store file holds it.
-type sideRecord struct {
-	ID      string
-	Hash    [16]byte
-	SortKey string
-	Blob    []byte
-}
-
-// sideFile is the side store; dirtyFile exists while a Sync is writing, so
-// that a crash between bleve batches and the side store write makes the next
-// Open distrust the cache and rebuild it instead of skipping changed records.
+// sideFile is the side store (side.go); dirtyFile exists while a Sync is
+// writing, so that a crash between bleve batches and the side store write
+// makes the next Open distrust the cache and rebuild it instead of skipping
+// changed records.
 const (
 	bleveDir  = "bleve"
-	sideFile  = "docs.gob"
+	sideFile  = "docs.log"
 	dirtyFile = "sync.dirty"
 	verFile   = "version"
+	// oldSideFile is the side store of mapping versions up to 5, removed
+	// when the index starts over.
+	oldSideFile = "docs.gob"
 )
 
 // Open opens (or creates) the index in dir, a cache folder outside the
@@ -99,8 +78,8 @@ func Open(dir string) (*Index, error) {
 		}
 	}
 	// Start over: remove whatever is there.
-	ix.side = map[string]sideEntry{}
-	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile} {
+	ix.side, ix.log = map[string]sideEntry{}, sideLog{}
+	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile, oldSideFile} {
 		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
 			return nil, err
 		}
@@ -136,75 +115,6 @@ func (ix *Index) Bleve() bleve.Index { return ix.bleve }
 
 // DocCount is the number of indexed records.
 func (ix *Index) DocCount() int { return len(ix.side) }
-
-func (ix *Index) readSide() error {
-	f, err := os.Open(filepath.Join(ix.dir, sideFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil // a fresh, empty index
-		}
-		return err
-	}
-	defer f.Close()
-	dec := gob.NewDecoder(f)
-	var head sideHead
-	if err := dec.Decode(&head); err != nil {
-		return err
-	}
-	for n := 0; n < head.Count; {
-		var entries []sideRecord
-		if err := dec.Decode(&entries); err != nil {
-			return err
-		}
-		if len(entries) == 0 {
-			return errors.New("side store: empty chunk")
-		}
-		for _, e := range entries {
-			if _, err := decodeDocData(e.Blob); err != nil {
-				return fmt.Errorf("side store: record %s: %w", e.ID, err)
-			}
-			ix.side[e.ID] = sideEntry{Hash: e.Hash, SortKey: e.SortKey, Blob: e.Blob}
-		}
-		n += len(entries)
-	}
-	return nil
-}
-
-// The side store file is a sideHead, then the entries sorted by id in
-// gob messages of at most sideChunk entries: gob holds a message whole
-// while it encodes it, and one message of half a million entries took a
-// gigabyte of buffers at the end of a cold build.
-const sideChunk = 4096
-
-type sideHead struct{ Count int }
-
-func (ix *Index) writeSide() error {
-	entries := make([]sideRecord, 0, len(ix.side))
-	for id, e := range ix.side {
-		entries = append(entries, sideRecord{id, e.Hash, e.SortKey, e.Blob})
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
-	tmp := filepath.Join(ix.dir, sideFile+".tmp")
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	enc := gob.NewEncoder(f)
-	if err := enc.Encode(sideHead{len(entries)}); err != nil {
-		f.Close()
-		return err
-	}
-	for lo := 0; lo < len(entries); lo += sideChunk {
-		if err := enc.Encode(entries[lo:min(lo+sideChunk, len(entries))]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(ix.dir, sideFile))
-}
 
 // SyncStats counts what a Sync did.
 type SyncStats struct {

@@ -92,6 +92,11 @@ func (w *exportWriter) content(kind, body string) (string, string, error) {
 		}
 		return h, rel, nil
 	}
+	if w.keepSame != nil && w.keepSame(rel) {
+		w.seen[rel] = keptFile
+		w.st.Kept++
+		return h, rel, nil
+	}
 	w.seen[rel] = sum
 	return h, rel, w.write(kind, key+".js", "errdocsSearch.load("+jsString(key)+","+body+");\n")
 }

@@ -75,7 +75,7 @@ const sortKeyField = "sortKey"
 
 // mappingVersion changes whenever the mapping or the document derivation
 // changes, so that an old cache is rebuilt rather than trusted.
-const mappingVersion = "errdocs-index-5"
+const mappingVersion = "errdocs-index-6"
 
 // NewMapping returns the explicit index mapping.
 func NewMapping() (*mapping.IndexMappingImpl, error) {

@@ -100,6 +100,11 @@ type termGroup struct {
 	fields []int    // field indexes, ascending
 	raws   []string // bleve's form of the term, per field
 	ranges []prefixRange
+	// reads[i] hands the terms read for ranges[i] to their own groups;
+	// from[k], when set, is the read of a range that holds this group's
+	// term in fields[k], begun by an earlier group.
+	reads []*rangeRead
+	from  []*rangeRead
 
 	fts  []fieldTerm // read: fields with live postings
 	vls  []*vlist    // read: prefix lists built from ranges
@@ -143,11 +148,53 @@ func prefixRanges(fields [][]dictTerm) map[string][]prefixRange {
 	return out
 }
 
+// rangeRead keeps the terms read for one prefix list until their own
+// dictionary entries, which come soon after in the export's order, take
+// them: each term of a range is then read from bleve once, not twice.
+type rangeRead struct {
+	done   chan struct{} // closed when the range's reader is done with it
+	closed bool          // (by the reader's goroutine alone)
+	mu     sync.Mutex
+	terms  map[string]fieldTerm // by bleve's form of the term
+}
+
+func newRangeRead() *rangeRead {
+	return &rangeRead{done: make(chan struct{}), terms: map[string]fieldTerm{}}
+}
+
+func (rr *rangeRead) put(raw string, ft fieldTerm) {
+	rr.mu.Lock()
+	rr.terms[raw] = ft
+	rr.mu.Unlock()
+}
+
+func (rr *rangeRead) finish() {
+	if !rr.closed {
+		rr.closed = true
+		close(rr.done)
+	}
+}
+
+// take waits for the range to be read and takes the term's postings, if
+// the reader kept them.
+func (rr *rangeRead) take(raw string) (fieldTerm, bool) {
+	<-rr.done
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	ft, ok := rr.terms[raw]
+	delete(rr.terms, raw)
+	return ft, ok
+}
+
 // groups calls fn with the export's dictionary entries in order: terms in
 // code point order, each with every field that holds it. The first group
 // also carries the ranges of extra.
 func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefixRange, fn func(*termGroup) bool) {
 	pos := make([]int, len(fields))
+	// The range being read in each field, and its last term: ranges of one
+	// field do not overlap (one prefix length).
+	active := make([]*rangeRead, len(fields))
+	activeLast := make([]string, len(fields))
 	for {
 		min, found := "", false
 		for fi, list := range fields {
@@ -167,10 +214,22 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 				pos[fi]++
 			}
 		}
+		for _, fi := range g.fields {
+			var rr *rangeRead
+			if active[fi] != nil && min <= activeLast[fi] {
+				rr = active[fi]
+			}
+			g.from = append(g.from, rr)
+		}
 		g.ranges = ranges[min]
 		if extra != nil {
 			g.ranges = append(slices.Clone(g.ranges), extra...)
 			extra = nil
+		}
+		for _, rg := range g.ranges {
+			rr := newRangeRead()
+			g.reads = append(g.reads, rr)
+			active[rg.field], activeLast[rg.field] = rr, rg.terms[len(rg.terms)-1].term
 		}
 		if !fn(g) {
 			return
@@ -272,32 +331,72 @@ func cmpPosting(a, b posting) int {
 
 // readGroup reads a group's postings and builds the prefix lists of the
 // ranges it starts.
+//
+// A term of a prefix range is read once: the range's reader keeps what it
+// read (rangeRead) for the term's own group, which waits for it. Groups
+// only wait for earlier groups, so no two wait for each other; whatever
+// happens, finish releases the waiters (see readAhead).
 func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
+	type fieldRaw struct {
+		field int
+		raw   string
+	}
+	var own map[fieldRaw]fieldTerm // this group's reads, when it starts ranges
+	if len(g.ranges) > 0 {
+		own = map[fieldRaw]fieldTerm{}
+	}
 	for k, fi := range g.fields {
-		ft, err := pr.read(fi, g.raws[k], g.term)
-		if err != nil {
-			return err
+		var ft fieldTerm
+		ok := false
+		if rr := g.from[k]; rr != nil {
+			ft, ok = rr.take(g.raws[k])
+		}
+		if !ok {
+			var err error
+			if ft, err = pr.read(fi, g.raws[k], g.term); err != nil {
+				return err
+			}
+		}
+		if own != nil {
+			own[fieldRaw{fi, g.raws[k]}] = ft
 		}
 		if len(ft.posts) > 0 {
 			g.fts = append(g.fts, ft)
 		}
 	}
-	for _, rg := range g.ranges {
+	for i, rg := range g.ranges {
+		rr := g.reads[i]
 		var terms []*fieldTerm
 		for _, t := range rg.terms {
-			ft, err := pr.read(rg.field, t.raw, t.term)
-			if err != nil {
-				return err
+			ft, mine := own[fieldRaw{rg.field, t.raw}]
+			if !mine {
+				var err error
+				if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
+					return err
+				}
 			}
 			if len(ft.posts) > 0 {
 				terms = append(terms, &ft)
+			}
+			if !mine {
+				rr.put(t.raw, ft)
 			}
 		}
 		if len(terms) >= PrefixListMin {
 			g.vls = append(g.vls, buildVList(rg.prefix, rg.field, terms, docCount))
 		}
+		// Only now: buildVList reads the postings that the takers own next.
+		rr.finish()
 	}
 	return nil
+}
+
+// finish releases the groups waiting for this one's range reads, read or
+// not (an error, or a stopped export).
+func (g *termGroup) finish() {
+	for _, rr := range g.reads {
+		rr.finish()
+	}
 }
 
 // readAhead reads the groups on workers goroutines, at most ahead groups
@@ -319,6 +418,7 @@ func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []pre
 				default:
 					g.err = pr.readGroup(g, docCount)
 				}
+				g.finish()
 				close(g.done)
 			}
 		}()

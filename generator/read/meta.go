@@ -425,6 +425,8 @@ func (r *reader) readManifest(path string) {
 	root := filepath.Dir(path)
 	ids := make([]FileID, len(files))
 	errs := make([]error, len(files))
+	hashed := make([]bool, len(files))
+	sums, _ := r.opts.Cache.(SumCache)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < r.opts.Workers; w++ {
@@ -432,12 +434,15 @@ func (r *reader) readManifest(path string) {
 		go func() {
 			defer wg.Done()
 			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
-				ids[k], errs[k] = verify(root, files[k])
+				ids[k], hashed[k], errs[k] = verify(root, files[k], sums)
 			}
 		}()
 	}
 	wg.Wait()
 	for k := range files {
+		if hashed[k] {
+			r.extras.Hashed++
+		}
 		if errs[k] != nil {
 			r.problem(wholeFile(path, errs[k]))
 		} else if ids[k].Verified {
@@ -452,14 +457,24 @@ func (r *reader) readManifest(path string) {
 //
 // It returns the file's identity, with its sha256 (Verified) when the
 // manifest gives one and the file matched it.
-func verify(root string, mf manifestFile) (FileID, error) {
+//
+// With a SumCache, a file whose identity the cache knows with the sha256
+// the manifest gives is not read again.
+func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
 	rel := strings.TrimLeft(filepath.ToSlash(mf.Path), "/")
 	var file string
 	for rel != "" {
 		if filepath.IsLocal(rel) {
 			p := filepath.Join(root, filepath.FromSlash(rel))
+			stated := time.Now()
 			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 				file = p
+				if id, ok := fileID(p, fi, stated); ok && sums != nil && id.Size == mf.Bytes && mf.SHA256 != "" {
+					if sum, ok := sums.Sum(id); ok && strings.EqualFold(hex.EncodeToString(sum[:]), mf.SHA256) {
+						id.SHA256, id.Verified = sum, true
+						return id, false, nil
+					}
+				}
 				break
 			}
 		}
@@ -470,36 +485,40 @@ func verify(root string, mf manifestFile) (FileID, error) {
 		rel = rest
 	}
 	if file == "" {
-		return FileID{}, fmt.Errorf("lists %s, which is not in the export", strconv.Quote(mf.Path))
+		return FileID{}, hashed, fmt.Errorf("lists %s, which is not in the export", strconv.Quote(mf.Path))
 	}
 	stated := time.Now()
 	f, err := os.Open(file)
 	if err != nil {
-		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
+		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}
 	defer f.Close()
 	// The identity is taken before the bytes are hashed: a file changed
 	// while it is hashed has another identity by the time it is read.
 	fi, err := f.Stat()
 	if err != nil {
-		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
+		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}
 	id, idOK := fileID(file, fi, stated)
 	h := sha256.New()
+	hashed = true
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return FileID{}, fmt.Errorf("%s: %w", file, unwrapPathError(err))
+		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}
 	if n != mf.Bytes {
-		return FileID{}, fmt.Errorf("%s is %d bytes; the manifest says %d", file, n, mf.Bytes)
+		return FileID{}, hashed, fmt.Errorf("%s is %d bytes; the manifest says %d", file, n, mf.Bytes)
 	}
 	sum := h.Sum(nil)
 	if hx := hex.EncodeToString(sum); mf.SHA256 != "" && !strings.EqualFold(hx, mf.SHA256) {
-		return FileID{}, fmt.Errorf("%s has sha256 %s; the manifest says %s", file, hx, mf.SHA256)
+		return FileID{}, hashed, fmt.Errorf("%s has sha256 %s; the manifest says %s", file, hx, mf.SHA256)
 	}
 	if idOK && mf.SHA256 != "" && n == id.Size {
 		copy(id.SHA256[:], sum)
 		id.Verified = true
+		if sums != nil {
+			sums.Hashed(id)
+		}
 	}
-	return id, nil
+	return id, hashed, nil
 }

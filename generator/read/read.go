@@ -81,6 +81,9 @@ type Extras struct {
 	DatasetVersion string
 	Files          int // record files read
 	Records        int // records handed to each
+	// Hashed counts the files a manifest check read to hash them; a
+	// SumCache spares it the files it knows.
+	Hashed int
 }
 
 // FileError is a problem with a file or with one entry of it. Line and
@@ -138,6 +141,17 @@ type FileCache interface {
 	// Take is called for a file Lookup kept, in the file's place in the
 	// read order and on the goroutine that calls each.
 	Take(path string, c Cached) error
+}
+
+// A FileCache that is also a SumCache spares a manifest check the hashing
+// of files that have kept their identity since it last hashed them.
+type SumCache interface {
+	// Sum returns the sha256 a manifest check found for a file of this
+	// very identity, if the cache trusts it. It may be called concurrently.
+	Sum(id FileID) (sum [32]byte, ok bool)
+	// Hashed is told of each file a manifest check hashed and found as the
+	// manifest lists it (id.Verified). It may be called concurrently.
+	Hashed(id FileID)
 }
 
 // Cached is what a FileCache holds of a file that Read does not read.
@@ -215,7 +229,7 @@ func (r *reader) identify(path string) (FileID, error) {
 	if !ok {
 		return FileID{}, errors.New("no file identity")
 	}
-	if v, ok := r.verified[path]; ok && v.sameFile(id) {
+	if v, ok := r.verified[path]; ok && v.SameFile(id) {
 		id.SHA256, id.Verified = v.SHA256, true
 	}
 	return id, nil
@@ -234,8 +248,8 @@ func fileID(path string, fi os.FileInfo, stated time.Time) (FileID, bool) {
 	}, true
 }
 
-// sameFile reports whether two identities name the same file, unchanged.
-func (id FileID) sameFile(o FileID) bool {
+// SameFile reports whether two identities name the same file, unchanged.
+func (id FileID) SameFile(o FileID) bool {
 	return id.Path == o.Path && id.Dev == o.Dev && id.Ino == o.Ino && id.Size == o.Size &&
 		id.ModTime == o.ModTime && id.ChangeTime == o.ChangeTime
 }

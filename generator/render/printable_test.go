@@ -5,11 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/errdocs/errdocs/generator/markup/htmltext"
 )
 
 // TestPrintable checks the table-driven scan against its definition.
 func TestPrintable(t *testing.T) {
-	want := func(b []byte) bool { return utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden) }
+	want := func(b []byte) bool { return utf8.Valid(b) && !bytes.ContainsFunc(b, htmltext.Forbidden) }
 	cases := [][]byte{
 		nil, []byte("plain <p>text</p>\n\t\r\f"), []byte("caf\u00e9 \u2603 \U0001F600"),
 		[]byte("\x00"), []byte("a\x1fb"), []byte("\x7f"), []byte("\u0085"), []byte("\u009f"),

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/errdocs/errdocs/generator/markup/htmltext"
 )
 
 // Markdown renders untrusted Markdown to safe HTML (raw HTML shown as text,
@@ -229,7 +231,7 @@ func printableHTML(b []byte) []byte {
 		return slices.Clone(b)
 	}
 	return bytes.Map(func(r rune) rune {
-		if forbidden(r) {
+		if htmltext.Forbidden(r) {
 			return utf8.RuneError
 		}
 		return r
@@ -249,7 +251,7 @@ func printable(b []byte) bool {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 || forbidden(r) {
+		if r == utf8.RuneError && size == 1 || htmltext.Forbidden(r) {
 			return false
 		}
 		i += size
@@ -257,25 +259,13 @@ func printable(b []byte) bool {
 	return true
 }
 
-// asciiForbidden[c] is forbidden(rune(c)).
+// asciiForbidden[c] is htmltext.Forbidden(rune(c)).
 var asciiForbidden = func() (t [utf8.RuneSelf]bool) {
 	for c := range t {
-		t[c] = forbidden(rune(c))
+		t[c] = htmltext.Forbidden(rune(c))
 	}
 	return t
 }()
-
-func forbidden(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n' || r == '\r' || r == '\f':
-		return false
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return true
-	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
-		return true
-	}
-	return false
-}
 
 // SetCache sets the listing cache (see Options.Cache) of a renderer made
 // before the cache could be. It must not be called while rendering.

@@ -352,12 +352,16 @@ func (s *Site) sortRecords(ids []int32) {
 	})
 }
 
+// countRepos counts the repos of a listing in sortRecords' order (by repo
+// first), where a repo's records are contiguous.
 func (s *Site) countRepos(ids []int32) int {
-	seen := map[string]bool{}
-	for _, i := range ids {
-		seen[s.Summaries[i].Repo] = true
+	n := 0
+	for k, i := range ids {
+		if k == 0 || s.Summaries[i].Repo != s.Summaries[ids[k-1]].Repo {
+			n++
+		}
 	}
-	return len(seen)
+	return n
 }
 
 func (s *Site) commonLanguage(ids []int32) string {

@@ -82,7 +82,8 @@ type Site struct {
 	files   map[string]bool // every file of the new site
 	staged  map[string]bool // files written into the stage (new or changed)
 	prints  map[string]Fingerprint
-	dirs    sync.Map // folders already made in the stage
+	known   map[string]Fingerprint // of the previous site's files (Known)
+	dirs    sync.Map               // folders already made in the stage
 	written atomic.Int64
 	kept    atomic.Int64
 	bytes   atomic.Int64
@@ -305,9 +306,57 @@ func (s *Site) Unchanged(rel string, want Fingerprint) bool {
 	if CheckPath(rel) != nil {
 		return false
 	}
-	fi, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel)))
-	return err == nil && fi.Mode().IsRegular() && fingerprintOf(fi) == want
+	if fp, ok := s.known[rel]; ok {
+		return fp == want
+	}
+	fp, ok := look(s.out, rel)
+	return ok && fp == want
 }
+
+// look returns the fingerprint of the regular file at rel in out.
+func look(out, rel string) (Fingerprint, bool) {
+	fi, err := os.Lstat(filepath.Join(out, filepath.FromSlash(rel)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return Fingerprint{}, false
+	}
+	return fingerprintOf(fi), true
+}
+
+// Look returns the fingerprints of the files at rels in the output folder
+// out as they are now, looked at on workers goroutines; a file missing, or
+// not a regular file, gets the zero Fingerprint, which no file written has.
+// A rebuild looks at the previous site's files beside other work (reading
+// the records) and hands the result to Site.Known: on a rebuild that
+// changes little, looking at every file is a good part of the time.
+func Look(out string, rels []string, workers int) map[string]Fingerprint {
+	out = filepath.Clean(out)
+	prints := make([]Fingerprint, len(rels))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(rels); k = int(next.Add(1)) - 1 {
+				if CheckPath(rels[k]) == nil {
+					prints[k], _ = look(out, rels[k])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	m := make(map[string]Fingerprint, len(rels))
+	for k, rel := range rels {
+		m[rel] = prints[k]
+	}
+	return m
+}
+
+// Known gives the site the fingerprints Look found in its output folder
+// before Begin, so that Unchanged and Reuse need not look at those files
+// again. Files not in prints are looked at as usual. It must be called
+// before any of them.
+func (s *Site) Known(prints map[string]Fingerprint) { s.known = prints }
 
 // Fingerprints returns the fingerprint of every file of the new site, as
 // it stands after Commit (renaming a file keeps its fingerprint).

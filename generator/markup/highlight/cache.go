@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -136,10 +137,11 @@ type packLoc struct {
 
 // diskCache is the pack store of one Highlighter.
 type diskCache struct {
-	dir   string
-	mu    sync.Mutex
-	packs []*os.File // open packs to read, by index
-	index map[[32]byte]packLoc
+	dir     string
+	mu      sync.Mutex
+	packs   []*os.File // open packs to read
+	indexes [][]byte   // their indexes, sorted by key (loadLocked)
+	loaded  bool
 
 	out    *os.File // this build's pack, made on first write
 	outBuf *bufio.Writer
@@ -161,13 +163,18 @@ func openDiskCache(dir string) *diskCache {
 }
 
 // loadLocked reads the indexes of the complete packs, once; d.mu is held.
+// An index is kept as read, its entries sorted by key (close writes them
+// in write order, to hold none in memory: the first build to read a pack
+// sorts its index and writes it back), and searched by bisection: a
+// rebuild that renders one page looks up a handful of keys among hundreds
+// of thousands, and a map of them all cost it 64 MB and a tenth of a
+// second.
 func (d *diskCache) loadLocked() {
-	if d.index != nil {
+	if d.loaded {
 		return
 	}
-	d.index = map[[32]byte]packLoc{}
-	dir := d.dir
-	idxs, _ := filepath.Glob(filepath.Join(dir, "pack-*.idx"))
+	d.loaded = true
+	idxs, _ := filepath.Glob(filepath.Join(d.dir, "pack-*.idx"))
 	sort.Strings(idxs)
 	for _, ip := range idxs {
 		data, err := os.ReadFile(ip)
@@ -178,20 +185,63 @@ func (d *diskCache) loadLocked() {
 		if err != nil {
 			continue
 		}
-		pack := int32(len(d.packs))
+		if sortIndex(data) {
+			// Written in write order: keep it sorted, so that the sort is
+			// paid once. A failure only costs the next build the sort again.
+			if tmp := ip + ".tmp"; os.WriteFile(tmp, data, 0o644) == nil {
+				os.Rename(tmp, ip)
+			}
+		}
 		d.packs = append(d.packs, f)
-		for i := 0; i+indexEntry <= len(data); i += indexEntry {
-			var k [32]byte
-			copy(k[:], data[i:])
-			d.index[k] = packLoc{pack, int64(binary.LittleEndian.Uint64(data[i+32:])), binary.LittleEndian.Uint32(data[i+40:])}
+		d.indexes = append(d.indexes, data)
+	}
+}
+
+// sortIndex sorts a pack index's entries by key, unless they are already,
+// and reports whether it had to.
+func sortIndex(data []byte) bool {
+	n := len(data) / indexEntry
+	entry := func(i int) []byte { return data[i*indexEntry : (i+1)*indexEntry] }
+	sorted := true
+	for i := 1; i < n && sorted; i++ {
+		sorted = bytes.Compare(entry(i - 1)[:32], entry(i)[:32]) <= 0
+	}
+	if sorted {
+		return false
+	}
+	// Sorted as offsets into data (cheaper to swap than 44-byte entries).
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(entry(int(a))[:32], entry(int(b))[:32]) })
+	out := make([]byte, 0, len(data))
+	for _, i := range order {
+		out = append(out, entry(int(i))...)
+	}
+	copy(data, out)
+	return true
+}
+
+// lookLocked finds a key in the indexes, the newest pack first; d.mu is
+// held.
+func (d *diskCache) lookLocked(k [32]byte) (packLoc, bool) {
+	for p := len(d.indexes) - 1; p >= 0; p-- {
+		data := d.indexes[p]
+		n := len(data) / indexEntry
+		i := sort.Search(n, func(i int) bool { return bytes.Compare(data[i*indexEntry:i*indexEntry+32], k[:]) >= 0 })
+		if i < n && bytes.Equal(data[i*indexEntry:i*indexEntry+32], k[:]) {
+			e := data[i*indexEntry:]
+			return packLoc{int32(p), int64(binary.LittleEndian.Uint64(e[32:])), binary.LittleEndian.Uint32(e[40:])}, true
 		}
 	}
+	return packLoc{}, false
 }
 
 func (d *diskCache) read(k [32]byte) (string, bool) {
 	d.mu.Lock()
 	d.loadLocked()
-	loc, ok := d.index[k]
+	loc, ok := d.lookLocked(k)
 	var f *os.File
 	if ok {
 		f = d.packs[loc.pack]

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
+
+	"github.com/errdocs/errdocs/generator/markup/htmltext"
 )
 
 // prepared is code made safe to lex and print: valid UTF-8, LF line ends,
@@ -28,7 +30,7 @@ func sanitize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	clean := true
 	for _, r := range s {
-		if badRune(r) {
+		if htmltext.NotInCode(r) {
 			clean = false
 			break
 		}
@@ -42,7 +44,7 @@ func sanitize(s string) string {
 		switch {
 		case r == '\r':
 			b.WriteByte('\n')
-		case !badRune(r):
+		case !htmltext.NotInCode(r):
 			b.WriteRune(r)
 		case r < 0x20:
 			b.WriteRune(0x2400 + r)
@@ -53,20 +55,6 @@ func sanitize(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func badRune(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return false
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return true
-	case r >= 0xfdd0 && r <= 0xfdef:
-		return true
-	case r&0xfffe == 0xfffe:
-		return true
-	}
-	return false
 }
 
 // prepare splits code into at most maxLines lines of at most maxLen

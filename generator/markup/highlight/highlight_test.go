@@ -305,6 +305,41 @@ func TestCache(t *testing.T) {
 	}
 	h2.Close()
 
+	// An index in write order (as close writes them) is read all the
+	// same, and left sorted.
+	idx, _ := os.ReadFile(idxs[0])
+	const entry = 44
+	n := len(idx) / entry
+	if n < 2 || len(idx)%entry != 0 {
+		t.Fatalf("index of %d bytes", len(idx))
+	}
+	rev := make([]byte, 0, len(idx))
+	for i := n - 1; i >= 0; i-- {
+		rev = append(rev, idx[i*entry:(i+1)*entry]...)
+	}
+	if bytes.Equal(rev, idx) {
+		t.Fatal("index entries all alike")
+	}
+	os.WriteFile(idxs[0], rev, 0o644)
+	h4 := newH(t, highlight.Options{CacheDir: dir})
+	excerpt(t, h4, s.SourceCode, s.FilePath, s.SourceCodeStart, s.LineNumber+1)
+	excerpt(t, h4, s.SourceCode, "other.txt", s.SourceCodeStart, s.LineNumber)
+	if out := excerpt(t, h4, s.SourceCode, s.FilePath, s.SourceCodeStart, s.LineNumber); out != ref {
+		t.Error("output read through an unsorted index differs")
+	}
+	if st := h4.Stats(); st.DiskHits != 3 || st.Misses != 0 {
+		t.Errorf("through an unsorted index: %+v, want 3 disk hits", st)
+	}
+	h4.Close()
+	got, _ := os.ReadFile(idxs[0])
+	sorted := len(got) == len(idx)
+	for i := entry; sorted && i < len(got); i += entry {
+		sorted = bytes.Compare(got[i-entry:i-entry+32], got[i:i+32]) < 0
+	}
+	if !sorted {
+		t.Error("the unsorted index was not rewritten sorted")
+	}
+
 	// A pack whose build was killed before its index was written is not
 	// read; nor is a damaged entry.
 	h6 := newH(t, highlight.Options{CacheDir: dir})

@@ -38,6 +38,8 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/errdocs/errdocs/generator/markup/htmltext"
 )
 
 // Renderer converts Markdown to safe HTML. It is safe for concurrent use.
@@ -161,7 +163,7 @@ func sanitize(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	clean := true
 	for _, r := range s {
-		if r == '\r' || badRune(r) {
+		if r == '\r' || htmltext.NotInCode(r) {
 			clean = false
 			break
 		}
@@ -174,25 +176,11 @@ func sanitize(s string) string {
 		switch {
 		case r == '\r':
 			return '\n'
-		case badRune(r):
+		case htmltext.NotInCode(r):
 			return utf8.RuneError
 		}
 		return r
 	}, s)
-}
-
-func badRune(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return false
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return true
-	case r >= 0xfdd0 && r <= 0xfdef:
-		return true
-	case r&0xfffe == 0xfffe:
-		return true
-	}
-	return false
 }
 
 // safeRenderer replaces goldmark's renderers for the nodes that can carry

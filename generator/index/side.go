@@ -1,0 +1,266 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// The side store keeps, for each indexed record, its content hash and its
+// DocData, beside the bleve index. A rebuild after one edit must not read
+// and write the whole store (52 MB at 100,000 records), so it is a log: the
+// file is a header and a sequence of segments, each the puts and deletes of
+// one Sync, and a later entry for an id replaces an earlier one. Opening
+// replays the log (one read, no decoding of the doc data); a Sync appends
+// its changes (in segments of at most sideChunk entries), or rewrites the
+// file compacted when the dead entries outnumber the live ones.
+//
+// Each segment is framed as
+//
+//	uvarint(len(body)) body crc32c(body)
+//
+// and its body is a 16-byte generation, then entries:
+//
+//	put:    1 uvarint(len(id)) id hash[16] uvarint(len(sortKey)) sortKey uvarint(len(blob)) blob
+//	delete: 2 uvarint(len(id)) id
+//
+// A segment cut short or failing its checksum makes the whole store
+// untrusted (Open then rebuilds the index), like the dirty marker does.
+//
+// The generation is random, new with every write; the last one names the
+// records the store holds (sideKey), which is what the search export's
+// state is checked against. Two stores with the same records may have
+// different generations: that only costs an incremental export.
+
+// sideEntry is kept for each of up to half a million records, so it is
+// compact: the doc data is encoded in a byte slice (docBlob) that the
+// garbage collector need not scan, rather than a dozen strings.
+type sideEntry struct {
+	Hash    [16]byte // recordHash
+	SortKey string   // DocData.SortKey, read for every record at export
+	Blob    []byte   // DocData, encoded
+}
+
+// data decodes the entry's doc data.
+func (e sideEntry) data() (DocData, error) {
+	d, err := decodeDocData(e.Blob)
+	d.SortKey = e.SortKey
+	return d, err
+}
+
+// sideChunk is the most entries a segment holds.
+var sideChunk = 4096
+
+// sideSlack is how many dead entries the log may hold beyond as many as
+// the live ones before it is compacted.
+var sideSlack = 1024
+
+// sideLog is what the Index knows of its side store file.
+type sideLog struct {
+	generation [16]byte
+	entries    int             // entries in the file, live or dead
+	changed    map[string]bool // ids put or deleted since the file was written
+}
+
+const sideMagic = "errdocs side store 1\n"
+
+var sideCRC = crc32.MakeTable(crc32.Castagnoli)
+
+var errSideCorrupt = errors.New("side store: corrupt")
+
+// readSide replays the side store file into ix.side.
+func (ix *Index) readSide() error {
+	data, err := os.ReadFile(filepath.Join(ix.dir, sideFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // a fresh, empty index
+		}
+		return err
+	}
+	if !bytes.HasPrefix(data, []byte(sideMagic)) {
+		return errSideCorrupt
+	}
+	b := data[len(sideMagic):]
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) || uint64(len(b)-k)-n < 4 {
+			return errSideCorrupt
+		}
+		body := b[k : k+int(n)]
+		b = b[k+int(n):]
+		if crc32.Checksum(body, sideCRC) != binary.LittleEndian.Uint32(b) {
+			return errSideCorrupt
+		}
+		b = b[4:]
+		if err := ix.replay(body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replay applies one segment's body.
+func (ix *Index) replay(body []byte) error {
+	if len(body) < 16 {
+		return errSideCorrupt
+	}
+	copy(ix.log.generation[:], body)
+	body = body[16:]
+	field := func() []byte {
+		n, k := binary.Uvarint(body)
+		if k <= 0 || n > uint64(len(body)-k) {
+			return nil
+		}
+		v := body[k : k+int(n) : k+int(n)]
+		body = body[k+int(n):]
+		return v
+	}
+	for len(body) > 0 {
+		op := body[0]
+		body = body[1:]
+		id := field()
+		if id == nil {
+			return errSideCorrupt
+		}
+		ix.log.entries++
+		switch op {
+		case 1:
+			if len(body) < 16 {
+				return errSideCorrupt
+			}
+			var e sideEntry
+			copy(e.Hash[:], body)
+			body = body[16:]
+			sk, blob := field(), field()
+			if sk == nil || blob == nil {
+				return errSideCorrupt
+			}
+			// The blob keeps the file's buffer alive; it is a slice of it,
+			// not a copy, as every entry's is.
+			e.SortKey, e.Blob = string(sk), blob
+			ix.side[string(id)] = e
+		case 2:
+			delete(ix.side, string(id))
+		default:
+			return errSideCorrupt
+		}
+	}
+	return nil
+}
+
+// putSide and deleteSide change the side store in memory; writeSide makes
+// the file follow.
+func (ix *Index) putSide(id string, e sideEntry) {
+	ix.side[id] = e
+	ix.noteSide(id)
+}
+
+func (ix *Index) deleteSide(id string) {
+	delete(ix.side, id)
+	ix.noteSide(id)
+}
+
+func (ix *Index) noteSide(id string) {
+	if ix.log.changed == nil {
+		ix.log.changed = map[string]bool{}
+	}
+	ix.log.changed[id] = true
+}
+
+// writeSide appends the changes since the last write as segments, or
+// rewrites the file compacted when more than half of it would be dead.
+func (ix *Index) writeSide() error {
+	if len(ix.log.changed) == 0 {
+		return nil
+	}
+	path := filepath.Join(ix.dir, sideFile)
+	ids := make([]string, 0, len(ix.log.changed))
+	for id := range ix.log.changed {
+		ids = append(ids, id)
+	}
+	compact := ix.log.entries+len(ids) > 2*len(ix.side)+sideSlack
+	if compact {
+		ids = ids[:0]
+		for id := range ix.side {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	if _, err := rand.Read(ix.log.generation[:]); err != nil {
+		return err
+	}
+	var f *os.File
+	var err error
+	if compact {
+		f, err = os.Create(path + ".tmp")
+	} else {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("side store: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		bw.WriteString(sideMagic)
+	}
+	// Segments of at most sideChunk entries, each with the new generation:
+	// a cold build's half a million entries are not put in one buffer.
+	var body []byte
+	for lo := 0; lo < len(ids); lo += sideChunk {
+		body = append(body[:0], ix.log.generation[:]...)
+		for _, id := range ids[lo:min(lo+sideChunk, len(ids))] {
+			e, ok := ix.side[id]
+			if !ok {
+				body = append(body, 2)
+				body = appendBytes(body, []byte(id))
+				continue
+			}
+			body = append(body, 1)
+			body = appendBytes(body, []byte(id))
+			body = append(body, e.Hash[:]...)
+			body = appendBytes(body, []byte(e.SortKey))
+			body = appendBytes(body, e.Blob)
+		}
+		bw.Write(binary.AppendUvarint(nil, uint64(len(body))))
+		bw.Write(body)
+		bw.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, sideCRC)))
+	}
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && compact {
+		err = os.Rename(path+".tmp", path)
+	}
+	if err != nil {
+		return fmt.Errorf("side store: %w", err)
+	}
+	if compact {
+		ix.log.entries = len(ids)
+	} else {
+		ix.log.entries += len(ids)
+	}
+	ix.log.changed = nil
+	return nil
+}
+
+func appendBytes(b, v []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+// sideKey names the records the index holds: the side store's generation,
+// which every write renews.
+func (ix *Index) sideKey() [32]byte {
+	var k [32]byte
+	copy(k[:], "side ")
+	copy(k[16:], ix.log.generation[:])
+	return k
+}

@@ -1,0 +1,174 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// TestSideLog checks that the side store, written as a log of segments and
+// compacted now and then, reopens to what the index held, and that a store
+// cut short is not trusted.
+func TestSideLog(t *testing.T) {
+	defer func(slack, chunk int) { sideSlack, sideChunk = slack, chunk }(sideSlack, sideChunk)
+	sideSlack, sideChunk = 0, 7 // compactions, and writes of several segments
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := genRecords(40, 3)
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, sideFile)
+	sizes := []int64{}
+	for round := 0; round < 12; round++ {
+		// Edit two records, drop one and bring back one dropped before.
+		recs[round%len(recs)].Documentation += " edited"
+		recs[(round*7+3)%len(recs)].ErrorMessage += " again"
+		cur := append([]record.Record(nil), recs[:len(recs)-1-round%3]...)
+		if _, err := ix.Sync(Records(cur)); err != nil {
+			t.Fatal(err)
+		}
+		key := ix.sideKey()
+		want := ix.side
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if ix, err = Open(dir); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ix.side, want) {
+			t.Fatalf("round %d: side store reopened with %d entries, want %d (or different entries)", round, len(ix.side), len(want))
+		}
+		if ix.sideKey() != key {
+			t.Fatalf("round %d: side key changed on reopening", round)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fi.Size())
+	}
+	// Each round appends a segment; a compaction now and then keeps the
+	// file from growing without bound. The log must have grown at some
+	// round (an append) and shrunk at another (a compaction).
+	grew, shrank := false, false
+	for i := 1; i < len(sizes); i++ {
+		grew = grew || sizes[i] > sizes[i-1]
+		shrank = shrank || sizes[i] < sizes[i-1]
+	}
+	if !grew || !shrank {
+		t.Errorf("side store sizes over rounds %v: want appends and a compaction", sizes)
+	}
+	n := len(ix.side)
+	ix.Close()
+
+	// A segment cut short: the next Open starts over with an empty index.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.DocCount() != 0 || n == 0 {
+		t.Fatalf("a torn side store was trusted: %d records (had %d)", ix.DocCount(), n)
+	}
+}
+
+// TestSyncMergesSegments checks that a Sync that made several segments
+// leaves one: the next build must not pay for the merges (settle).
+func TestSyncMergesSegments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Batches above scorch's floor segment size (2,000 documents), which
+	// its background merger would leave as they are (up to ten a tier).
+	const n, batch = 10500, 2100
+	ix.BatchSize = batch
+	if _, err := ix.Sync(Records(genRecords(n, 4))); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	segs := segments(t, ix)
+	if segs > 2 || ix.DocCount() != n {
+		t.Errorf("after a Sync of 5 batches: %d segments (want at most 2: the merged ones and the last batch's, which scorch had yet to persist), %d records", segs, ix.DocCount())
+	}
+}
+
+// TestSmallSyncsMergeSmallSegments checks that rebuilds changing a record
+// each do not leave a segment each behind: every term read would visit
+// them all.
+func TestSmallSyncsMergeSmallSegments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	recs := genRecords(3000, 6)
+	for round := 0; round < 8; round++ {
+		ix, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round > 0 {
+			recs[round*11].Documentation += " Xyzzymarker."
+		}
+		if _, err := ix.Sync(Records(recs)); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	segs := segments(t, ix)
+	// With the merges: the merged ones and the last rebuild's, which scorch
+	// had yet to persist when it merged. Without them, scorch's own merger
+	// left 3 here (and 10 on a 100,000-record index).
+	if segs > 2 {
+		t.Errorf("after seven one-record rebuilds: %d segments, want at most 2", segs)
+	}
+	hits, _, err := ix.Search("xyzzymarker", QueryOptions{}, 10)
+	if err != nil || len(hits) != 7 {
+		t.Errorf("the seven edits: %d hits (%v)", len(hits), err)
+	}
+}
+
+// segments is the number of segments of the index's current snapshot.
+func segments(t *testing.T, ix *Index) int {
+	t.Helper()
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		t.Fatalf("not a scorch snapshot: %T", r)
+	}
+	return len(snap.Segments())
+}
