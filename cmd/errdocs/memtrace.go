@@ -15,7 +15,8 @@ import (
 
 // memTrace is a hidden aid to memory work: with ERRDOCS_MEMTRACE=DIR in
 // the environment, a build appends a line to DIR/mem.log every few seconds
-// (resident memory, anonymous and file-backed, and the Go heap) and writes
+// (resident memory, anonymous and file-backed, the Go heap, and the
+// collector's cycles and CPU time against the process's) and writes
 // a heap profile (pprof, inuse_space) at the end of each stage and once a
 // minute, DIR/NN-STAGE.prof and DIR/tSSSS.prof.
 type memTrace struct {
@@ -93,6 +94,9 @@ var memSamples = []metrics.Sample{
 	{Name: "/memory/classes/heap/objects:bytes"},
 	{Name: "/memory/classes/total:bytes"},
 	{Name: "/memory/classes/heap/released:bytes"},
+	{Name: "/gc/cycles/total:gc-cycles"},
+	{Name: "/cpu/classes/gc/total:cpu-seconds"},
+	{Name: "/cpu/classes/total:cpu-seconds"},
 }
 
 func (t *memTrace) line(note string) {
@@ -101,9 +105,10 @@ func (t *memTrace) line(note string) {
 	st := procStatus()
 	metrics.Read(memSamples)
 	mb := func(v uint64) uint64 { return v >> 20 }
-	fmt.Fprintf(t.log, "%6.0fs %-14s rss %5d anon %5d file %5d hwm %5d | live %5d objects %5d go-total %5d released %5d MB %s\n",
+	fmt.Fprintf(t.log, "%6.0fs %-14s rss %5d anon %5d file %5d hwm %5d | live %5d objects %5d go-total %5d released %5d MB | gc %5d cpu %6.1f of %7.1f s %s\n",
 		time.Since(t.start).Seconds(), t.stage, st["VmRSS"]>>10, st["RssAnon"]>>10, st["RssFile"]>>10, st["VmHWM"]>>10,
-		mb(memSamples[0].Value.Uint64()), mb(memSamples[1].Value.Uint64()), mb(memSamples[2].Value.Uint64()), mb(memSamples[3].Value.Uint64()), note)
+		mb(memSamples[0].Value.Uint64()), mb(memSamples[1].Value.Uint64()), mb(memSamples[2].Value.Uint64()), mb(memSamples[3].Value.Uint64()),
+		memSamples[4].Value.Uint64(), memSamples[5].Value.Float64(), memSamples[6].Value.Float64(), note)
 }
 
 func (t *memTrace) close() {
