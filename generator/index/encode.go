@@ -96,6 +96,45 @@ func (w *cvWriter) putTF(freq uint64, norm float64) bool {
 	return false
 }
 
+// putPostings writes postings column by column: their doc gaps (the
+// first from prev), then their tf codes (putTFs). It returns the count of
+// norms written as raw float32 bits.
+func (w *cvWriter) putPostings(ps []posting, prev uint32) int {
+	for _, p := range ps {
+		w.put(uint64(p.doc - prev))
+		prev = p.doc
+	}
+	return w.putTFs(ps)
+}
+
+// putTFs writes the tf codes of postings column by column: the
+// frequencies, then the field lengths (0: no length reproduces the norm),
+// then the float32 bits of the norms with length 0. Equal columns
+// compress better than interleaved codes. It returns the count of those
+// norms.
+func (w *cvWriter) putTFs(ps []posting) int {
+	for _, p := range ps {
+		w.put(uint64(p.freq))
+	}
+	fallbacks := 0
+	for _, p := range ps {
+		l, ok := normCode(float64(p.norm))
+		if !ok {
+			l = 0
+			fallbacks++
+		}
+		w.put(l)
+	}
+	if fallbacks > 0 {
+		for _, p := range ps {
+			if _, ok := normCode(float64(p.norm)); !ok {
+				w.put(uint64(math.Float32bits(p.norm)))
+			}
+		}
+	}
+	return fallbacks
+}
+
 // jsString quotes s for a JS string literal; cv strings need no escaping.
 func jsString(s string) string {
 	var b strings.Builder

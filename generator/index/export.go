@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -34,13 +33,13 @@ type ExportOptions struct {
 	Pattern func(expr string) (json.RawMessage, error)
 
 	Dir              string // folder under the site root; default "search"
-	DictShardBytes   int    // target size of a dictionary shard; default 8 KiB
+	DictShardBytes   int    // target size of a dictionary shard; default 3 KiB
 	PostingFileBytes int    // target size of a postings file; default 16 KiB
 	DocsPerFile      int    // records per doc data file; default 44
 	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
-	HeadSize         int    // postings in a term's impact head; default 2 × BlockSize
-	HeadMin          int    // postings from which a term gets a head; default 2 × HeadSize
+	HeadSize         int    // documents in a term's impact head; default 2 × BlockSize
+	HeadMin          int    // postings in long lists from which a term gets a head; default 2 × HeadSize
 	SnippetRunes     int    // snippet length in the doc data; default 120
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
@@ -62,7 +61,7 @@ func (o *ExportOptions) defaults() {
 	}
 	o.Dir = strings.Trim(o.Dir, "/")
 	if o.DictShardBytes <= 0 {
-		o.DictShardBytes = 8 << 10
+		o.DictShardBytes = 3 << 10
 	}
 	if o.PostingFileBytes <= 0 {
 		o.PostingFileBytes = 16 << 10
@@ -114,7 +113,7 @@ type ExportStats struct {
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // EntryFile is the one export file whose name is fixed (under
 // ExportOptions.Dir): it names the content-hashed manifest. Every other
@@ -317,16 +316,15 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 			continue
 		}
 		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
-		batch := make([]resultCard, 0, hi-lo)
+		var cards cardColumns
 		for i := lo; i < hi; i++ {
 			d, err := data(i)
 			if err != nil {
 				return st, err
 			}
-			batch = append(batch, resultCard{ID: d.ID, Title: d.Title, URL: d.URL, Repo: d.Repo, Severity: d.Severity,
-				ErrorType: d.ErrorType, Language: d.Language, Snippet: trimSnippet(d.Snippet, opts.SnippetRunes)})
+			cards.add(d, opts.SnippetRunes)
 		}
-		b, err := json.Marshal(batch)
+		b, err := json.Marshal(cards)
 		if err != nil {
 			return st, err
 		}
@@ -437,7 +435,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}{
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
 		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
-		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax,
+		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
 			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile, "tablePer": TablePer},
 		FilterNames: FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
 	}
@@ -462,19 +460,46 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	return st, nil
 }
 
-// resultCard is a record's doc data in the export (r/ files): what a
-// result list shows. Tags, error class and error code are searchable but
-// not shown in results, so they stay out: a query loads up to one doc data
-// file per result, and they were a quarter of its bytes.
-type resultCard struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	URL       string `json:"url"`
-	Repo      string `json:"repo"`
-	Severity  string `json:"severity"`
-	ErrorType string `json:"errorType"`
-	Language  string `json:"language,omitempty"`
-	Snippet   string `json:"snippet,omitempty"`
+// cardColumns is a doc data file (r/): what a result list shows of each
+// of its records, column by column (a column of like values compresses
+// better than records of mixed ones): id, title, url, repo, severity,
+// error type, language, snippet. A url that starts with the record's
+// repo and "/" is written without them (u) and the reader puts them back;
+// any other url is given whole in U, by the record's index in the file.
+// Tags, error class and error code are searchable but not shown in
+// results, so they stay out: a query loads up to one doc data file per
+// result.
+type cardColumns struct {
+	ID        []string       `json:"i"`
+	Title     []string       `json:"t"`
+	URL       []string       `json:"u"`
+	FullURL   map[int]string `json:"U,omitempty"`
+	Repo      []string       `json:"r"`
+	Severity  []string       `json:"s"`
+	ErrorType []string       `json:"e"`
+	Language  []string       `json:"l"`
+	Snippet   []string       `json:"n"`
+}
+
+func (c *cardColumns) add(d DocData, snippetRunes int) {
+	u := d.URL
+	if rest, ok := strings.CutPrefix(u, d.Repo+"/"); ok && d.Repo != "" {
+		u = rest
+	} else {
+		if c.FullURL == nil {
+			c.FullURL = map[int]string{}
+		}
+		c.FullURL[len(c.ID)] = u
+		u = ""
+	}
+	c.ID = append(c.ID, d.ID)
+	c.Title = append(c.Title, d.Title)
+	c.URL = append(c.URL, u)
+	c.Repo = append(c.Repo, d.Repo)
+	c.Severity = append(c.Severity, d.Severity)
+	c.ErrorType = append(c.ErrorType, d.ErrorType)
+	c.Language = append(c.Language, d.Language)
+	c.Snippet = append(c.Snippet, trimSnippet(d.Snippet, snippetRunes))
 }
 
 // callPattern runs the hook and turns a panic in it into an error: the
@@ -714,21 +739,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// splitHead returns the n postings of largest impact (sqrt(freq)·norm, ties
-// by smaller doc) and the others, both in doc order.
-func splitHead(posts []posting, n int) (head, rest []posting) {
-	imp := make([]float64, len(posts))
-	for i, p := range posts {
-		imp[i] = math.Sqrt(float64(p.freq)) * float64(p.norm)
-	}
-	return splitTop(posts, n, func(a, b int32) bool {
-		if imp[a] != imp[b] {
-			return imp[a] < imp[b]
-		}
-		return a > b
-	})
-}
-
 // splitTop returns the n best of posts (worse as for topN) and the others,
 // both in their order in posts.
 func splitTop[T any](posts []T, n int, worse func(a, b int32) bool) (head, rest []T) {
@@ -789,27 +799,6 @@ func topN(count, n int, worse func(a, b int32) bool) []bool {
 		in[i] = true
 	}
 	return in
-}
-
-// encodeBlock writes postings in doc order (gaps from the first doc, then
-// tf codes) and returns the posting of largest impact.
-func encodeBlock(blk []posting, st *ExportStats) (cvWriter, posting) {
-	var enc cvWriter
-	prev := blk[0].doc
-	best := 0
-	bestImp := -1.0
-	for k, p := range blk {
-		enc.put(uint64(p.doc - prev))
-		prev = p.doc
-		if !enc.putTF(uint64(p.freq), float64(p.norm)) {
-			st.NormFallbacks++
-		}
-		imp := math.Sqrt(float64(p.freq)) * float64(p.norm)
-		if imp > bestImp {
-			bestImp, best = imp, k
-		}
-	}
-	return enc, blk[best]
 }
 
 // trimSnippet cuts s to at most n runes at a word boundary, with an ellipsis.

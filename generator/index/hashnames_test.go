@@ -75,7 +75,7 @@ func TestHashedNames(t *testing.T) {
 
 // TestOneChangeRenamesFew: changing one record's documentation renames
 // only the files whose bytes change and the few that name them (the
-// shards naming a changed postings or head file, a name table, the
+// shards naming a changed postings file, a name table, the
 // manifest); every other file keeps its name and bytes, and no chunk
 // boundary moves (the file count stays).
 func TestOneChangeRenamesFew(t *testing.T) {

@@ -4,40 +4,46 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
-// own postings files (p/) and one head file (h/) holding the impact heads
-// of its long lists (loaded only when a query needs a head: a query word
-// loads its shard, not the heads of its neighbours). A shard and its files depend on
-// the shard's terms alone, and every file is named by a hash of its
-// content, so a shard whose terms did not change is written again byte for
-// byte, whatever changed before it: that is what lets an export redo only
-// the shards a changed record touches (see incremental.go).
+// own postings files (p/). A shard and its files depend on the shard's
+// terms alone, and every file is named by a hash of its content, so a
+// shard whose terms did not change is written again byte for byte,
+// whatever changed before it: that is what lets an export redo only the
+// shards a changed record touches (see incremental.go).
+//
+// A shard's postings go to two streams of files: its terms' (impact heads
+// and tail blocks) and its large prefix lists' (read only by type-ahead on
+// three letters, in larger files). A term with an impact head starts a new
+// file unless the current one is less than half full, so that the files a
+// query word reads hold mostly that word's postings.
 //
 // Boundaries are content defined (cdcCut): a file or shard ends after an
 // item whose hash says so, so a change moves no boundary but, rarely, one
-// next to it.
+// next to it. A shard ends where its terms' current postings file ends (or
+// when it is far too large), so that it leaves no part-filled file behind.
 type shardWriter struct {
 	opts ExportOptions
 	w    *exportWriter
 	st   *ExportStats
 
 	// the shard being filled
-	terms   []string
-	enc     cvWriter
-	x       map[string]*cvWriter // prefix -> prefix list entries
-	bytes   int
-	dCut    bool
-	p       cvWriter // the current postings file
-	pCut    bool
-	pHashes []string // the shard's postings files written so far
-	h       cvWriter // the shard's impact heads (its h/ file)
-	nDocs   int
-	docs    []uint64 // bitset of the docs with a posting in the shard
+	terms    []string
+	enc      cvWriter
+	x        map[string]*cvWriter // prefix -> prefix list entries
+	bytes    int
+	dCut     bool
+	ps       [2]pstream // postings streams: terms, large prefix lists
+	pHashes  []string   // the shard's postings files, by index (reserved when started)
+	nDocs    int
+	docCount uint64   // bleve's document count, for the weights of term heads
+	docs     []uint64 // bitset of the docs with a posting in the shard
 
 	shards []shardOut
 	// vlists wait here for the entry of their first term.
@@ -48,7 +54,7 @@ type shardWriter struct {
 type shardOut struct {
 	First string   // its first term
 	Hash  string   // content hash: the file is d/<Hash>.js
-	Files []string // every file it wrote (site paths): d, p, h
+	Files []string // every file it wrote (site paths): d, p
 	Docs  []uint64 // bitset of the doc numbers with a posting in it
 }
 
@@ -101,43 +107,92 @@ func (w *exportWriter) content(kind, body string) (string, string, error) {
 	return h, rel, w.write(kind, key+".js", "errdocsSearch.load("+jsString(key)+","+body+");\n")
 }
 
-func (l *shardWriter) flushPostings() error {
-	l.pCut = false
-	if l.p.len() == 0 {
+// The postings streams of a shard.
+const (
+	termStream   = 0
+	prefixStream = 1
+)
+
+// prefixFileFactor: the prefix postings files' target is this many times
+// PostingFileBytes.
+const prefixFileFactor = 8
+
+// bigPrefix is the size (postings) from which a prefix list goes to the
+// prefix postings files; smaller ones go with the terms'.
+const bigPrefix = 4096
+
+// pstream is a stream of postings files of a shard: the file being
+// filled, its index in the shard's list (reserved when it starts), its
+// target size and whether it ends before the next item.
+type pstream struct {
+	w      cvWriter
+	idx    int
+	target int
+	cut    bool
+}
+
+// stream returns postings stream k with a file started.
+func (l *shardWriter) stream(k int) *pstream {
+	ps := &l.ps[k]
+	if ps.target == 0 {
+		ps.idx = len(l.pHashes)
+		ps.target = l.opts.PostingFileBytes
+		if k == prefixStream {
+			ps.target *= prefixFileFactor
+		}
+		l.pHashes = append(l.pHashes, "")
+	}
+	return ps
+}
+
+// flushPostings writes the stream's current file, if any.
+func (l *shardWriter) flushPostings(ps *pstream) error {
+	ps.cut = false
+	if ps.target == 0 {
 		return nil
 	}
-	h, _, err := l.w.content("p", jsString(l.p.String()))
+	if ps.w.len() == 0 {
+		return errors.New("index: empty postings file") // a reserved index would name nothing
+	}
+	h, _, err := l.w.content("p", jsString(ps.w.String()))
 	if err != nil {
 		return err
 	}
-	l.pHashes = append(l.pHashes, h)
-	l.p = cvWriter{}
+	l.pHashes[ps.idx] = h
+	ps.w, ps.target = cvWriter{}, 0
 	return nil
 }
 
-// startTail: before an item's postings, end the current file at a
-// content-defined boundary or when it is far too large.
-func (l *shardWriter) startTail() error {
-	if l.p.len() > 0 && (l.pCut || l.p.len() >= 2*l.opts.PostingFileBytes) {
-		return l.flushPostings()
+// startItem: before an item's postings, end the stream's current file at
+// a content-defined boundary, when it is far too large or, with fresh,
+// when it is at least half full; returns the stream with a file started.
+func (l *shardWriter) startItem(k int, fresh bool) (*pstream, error) {
+	ps := &l.ps[k]
+	if ps.w.len() > 0 && (ps.cut || ps.w.len() >= 2*ps.target || fresh && 2*ps.w.len() >= ps.target) {
+		if err := l.flushPostings(ps); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return l.stream(k), nil
 }
 
-func (l *shardWriter) endTail(item string, n int) {
-	if !l.pCut {
-		l.pCut = cdcCut(item, n, l.p.len(), l.opts.PostingFileBytes)
+// endItem decides, after an item of n bytes, whether its file ends there.
+func (l *shardWriter) endItem(ps *pstream, item string, n int) {
+	if !ps.cut {
+		ps.cut = cdcCut(item, n, ps.w.len(), ps.target)
 	}
 }
 
-// flushShard writes the shard's last postings and head files, then the
-// shard, which names them.
+// flushShard writes the shard's last postings files, then the shard, which
+// names them.
 func (l *shardWriter) flushShard() error {
 	if len(l.terms) == 0 {
 		return nil
 	}
-	if err := l.flushPostings(); err != nil {
-		return err
+	for k := range l.ps {
+		if err := l.flushPostings(&l.ps[k]); err != nil {
+			return err
+		}
 	}
 	tj, err := json.Marshal(l.terms)
 	if err != nil {
@@ -158,24 +213,12 @@ func (l *shardWriter) flushShard() error {
 	if len(l.pHashes) > 0 {
 		body += `,"p":` + jsString(strings.Join(l.pHashes, ""))
 	}
-	var headFile string
-	if l.h.len() > 0 {
-		hh, rel, err := l.w.content("h", jsString(l.h.String()))
-		if err != nil {
-			return err
-		}
-		body += `,"h":` + jsString(hh)
-		headFile = rel
-	}
 	body += `}`
 	h, rel, err := l.w.content("d", body)
 	if err != nil {
 		return err
 	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
-	if headFile != "" {
-		out.Files = append(out.Files, headFile)
-	}
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
@@ -183,13 +226,16 @@ func (l *shardWriter) flushShard() error {
 	l.shards = append(l.shards, out)
 
 	l.terms, l.enc, l.x, l.bytes, l.dCut = nil, cvWriter{}, map[string]*cvWriter{}, 0, false
-	l.pHashes, l.h, l.docs = nil, cvWriter{}, nil
+	l.pHashes, l.docs, l.ps = nil, nil, [2]pstream{}
 	return nil
 }
 
-// boundary reports whether the shard would end before a term now.
+// boundary reports whether the shard would end before a term now: at a
+// content-defined boundary of the dictionary where its terms' postings
+// file ends too, or when the shard is far too large.
 func (l *shardWriter) boundary() bool {
-	return l.bytes > 0 && (l.dCut || l.bytes >= 2*l.opts.DictShardBytes)
+	ps := &l.ps[termStream]
+	return l.bytes > 0 && (l.dCut && (ps.cut || ps.w.len() == 0) || l.bytes >= 2*l.opts.DictShardBytes)
 }
 
 // addTerm adds one dictionary entry: a term with every field it occurs in
@@ -204,48 +250,78 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 			return err
 		}
 	}
-	before := l.enc.len()
-	l.enc.put(uint64(len(group)))
-	for _, ft := range group {
+	// The term's long lists (more than InlineMax postings) share one
+	// impact head: the HeadSize documents of largest weight over all of
+	// them (termHead), each with its postings in every one of those
+	// fields, first in the term's postings. The rest of each list goes in
+	// doc-ordered blocks of BlockSize postings after it.
+	var long []int
+	total := 0
+	for i, ft := range group {
 		st.Postings += len(ft.posts)
 		for _, p := range ft.posts {
 			l.mark(p.doc)
 		}
+		if len(ft.posts) > opts.InlineMax {
+			long = append(long, i)
+			total += len(ft.posts)
+		}
+	}
+	var head *termHead
+	tails := make([][]posting, len(group))
+	for _, i := range long {
+		tails[i] = group[i].posts
+	}
+	if len(long) > 0 && total >= opts.HeadMin {
+		head, tails = l.termHead(group, long)
+	}
+	before := l.enc.len()
+	l.enc.put(uint64(len(group)))
+	if head == nil {
+		l.enc.put(0)
+	} else {
+		// the head starts a postings file unless the current one is
+		// less than half full
+		ps, err := l.startItem(termStream, true)
+		if err != nil {
+			return err
+		}
+		var enc cvWriter
+		st.NormFallbacks += head.encode(&enc)
+		l.enc.put(1)
+		l.enc.put(uint64(ps.idx))
+		l.enc.put(uint64(ps.w.len()))
+		l.enc.put(uint64(head.docs[0]))
+		l.enc.put(uint64(head.docs[len(head.docs)-1] - head.docs[0]))
+		l.enc.put(uint64(len(head.docs)))
+		l.enc.put(uint64(enc.len()))
+		ps.w.b = append(ps.w.b, enc.b...)
+	}
+	j := 0 // long list number: bit j of a head document's field mask
+	for i, ft := range group {
 		l.enc.put(uint64(ft.field))
 		l.enc.put(ft.df)
 		l.enc.put(uint64(len(ft.posts)))
 		if len(ft.posts) <= opts.InlineMax {
-			prev := uint32(0)
-			for _, p := range ft.posts {
-				l.enc.put(uint64(p.doc - prev))
-				prev = p.doc
-				if !l.enc.putTF(uint64(p.freq), float64(p.norm)) {
-					st.NormFallbacks++
-				}
-			}
+			st.NormFallbacks += l.enc.putPostings(ft.posts, 0)
 			continue
 		}
-		// An impact head: the HeadSize postings of largest impact
-		// (sqrt(freq)·norm, ties by doc) in doc order, in the head file; the
-		// rest in blocks of BlockSize postings in doc order, in postings
-		// files (putList).
-		item := ft.term + "\x00" + Fields[ft.field].Name
-		posts := ft.posts
-		var head []posting
-		if len(posts) >= opts.HeadMin {
-			head, posts = splitHead(posts, opts.HeadSize)
-		}
-		var hb *encodedBlock
+		var hmax func(*cvWriter)
 		if head != nil {
-			enc, best := encodeBlock(head, st)
-			hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head),
-				func(w *cvWriter) { w.putTF(uint64(best.freq), float64(best.norm)) }}
+			// the list's largest impact in the head; cv(0) (no freq is
+			// 0) when no head document has the term in this field
+			hmax = func(w *cvWriter) { w.put(0) }
+			if best, ok := head.best(j); ok {
+				hmax = tfMax(best)
+			}
+			j++
 		}
-		err := l.putList(&l.enc, item, len(posts), hb, func(lo, hi int) encodedBlock {
+		posts := tails[i]
+		err := l.putList(&l.enc, termStream, false, ft.term+"\x00"+Fields[ft.field].Name, len(posts), nil, hmax, func(lo, hi int) encodedBlock {
 			blk := posts[lo:hi]
-			enc, best := encodeBlock(blk, st)
-			return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk),
-				func(w *cvWriter) { w.putTF(uint64(best.freq), float64(best.norm)) }}
+			var enc cvWriter
+			st.NormFallbacks += enc.putPostings(blk, blk[0].doc)
+			return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), tfMax(bestImpact(blk))}
 		})
 		if err != nil {
 			return err
@@ -285,10 +361,159 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 	return nil
 }
 
-// writeVirtual writes a prefix list like a long postings list (impact head
-// in the shard's head file, doc-ordered tail blocks in postings files); its postings
-// carry the matched expansion terms, its maxima are float32 upper bounds of
-// the list's per-doc value (see FORMAT.md).
+// tfMax writes a block's maximum as the tf code of its max-impact posting.
+func tfMax(p posting) func(*cvWriter) {
+	return func(w *cvWriter) { w.putTF(uint64(p.freq), float64(p.norm)) }
+}
+
+// bestImpact returns the posting of largest impact sqrt(freq)·norm (the
+// first of equals).
+func bestImpact(ps []posting) posting {
+	best, bestImp := ps[0], -1.0
+	for _, p := range ps {
+		if imp := math.Sqrt(float64(p.freq)) * float64(p.norm); imp > bestImp {
+			best, bestImp = p, imp
+		}
+	}
+	return best
+}
+
+// termHead is the impact head of a term: its documents in doc order and,
+// per document, its posting in each of the term's long lists (a zero freq:
+// none).
+type termHead struct {
+	docs  []uint32
+	posts [][]posting // [doc][long list j]
+}
+
+// termHead picks the HeadSize documents of largest weight for the term
+// among its long lists long (indexes into group) and returns the head and,
+// per field of group, the postings left for its tail. A document's weight
+// is what its postings of the term add to a query of the term alone, up
+// to the query norm: m · Σ boost·idf²·sqrt(freq)·norm over the m fields it
+// has the term in (m counts the clauses it matches, bleve's coord); ties
+// go to the smaller doc number. A query's best documents are mostly in
+// the heads of its words, and a head gives all their postings of the
+// word: such a document's score needs no tail block of that word.
+func (l *shardWriter) termHead(group []fieldTerm, long []int) (*termHead, [][]posting) {
+	w := make([]float64, len(long))
+	for j, i := range long {
+		idf := 1 + math.Log(float64(l.docCount)/float64(group[i].df+1))
+		w[j] = Fields[group[i].field].Boost * idf * idf
+	}
+	// the documents of the long lists in doc order, with their weights
+	// (a merge of the lists, each in doc order)
+	var docs []uint32
+	var wts []float64
+	pos := make([]int, len(long))
+	for {
+		d, m, wt := uint32(math.MaxUint32), 0, 0.0
+		for j, i := range long {
+			if ps := group[i].posts; pos[j] < len(ps) && ps[pos[j]].doc < d {
+				d = ps[pos[j]].doc
+			}
+		}
+		if d == math.MaxUint32 {
+			break
+		}
+		for j, i := range long {
+			if ps := group[i].posts; pos[j] < len(ps) && ps[pos[j]].doc == d {
+				p := ps[pos[j]]
+				wt += w[j] * math.Sqrt(float64(p.freq)) * float64(p.norm)
+				m++
+				pos[j]++
+			}
+		}
+		docs = append(docs, d)
+		wts = append(wts, wt*float64(m))
+	}
+	in := topN(len(docs), l.opts.HeadSize, func(a, b int32) bool {
+		if wts[a] != wts[b] {
+			return wts[a] < wts[b]
+		}
+		return a > b
+	})
+	h := &termHead{}
+	for k, d := range docs {
+		if in[k] {
+			h.docs = append(h.docs, d)
+			h.posts = append(h.posts, make([]posting, len(long)))
+		}
+	}
+	// each head document's postings, list by list (both in doc order)
+	for j, i := range long {
+		x := 0
+		for _, p := range group[i].posts {
+			for x < len(h.docs) && h.docs[x] < p.doc {
+				x++
+			}
+			if x < len(h.docs) && h.docs[x] == p.doc {
+				h.posts[x][j] = p
+			}
+		}
+	}
+	// the tails: each list without the head's documents (both in doc
+	// order)
+	tails := make([][]posting, len(group))
+	for _, i := range long {
+		rest := make([]posting, 0, len(group[i].posts))
+		x := 0
+		for _, p := range group[i].posts {
+			for x < len(h.docs) && h.docs[x] < p.doc {
+				x++
+			}
+			if x == len(h.docs) || h.docs[x] != p.doc {
+				rest = append(rest, p)
+			}
+		}
+		tails[i] = rest
+	}
+	return h, tails
+}
+
+// best returns the head's posting of largest impact in long list j.
+func (h *termHead) best(j int) (posting, bool) {
+	var ps []posting
+	for _, row := range h.posts {
+		if row[j].freq != 0 {
+			ps = append(ps, row[j])
+		}
+	}
+	if len(ps) == 0 {
+		return posting{}, false
+	}
+	return bestImpact(ps), true
+}
+
+// encode writes the head column by column: the doc gaps (from its first
+// document), the field masks (bit j: the document has the term in the
+// j-th long list), then the tf codes (putTFs) of the set bits in document,
+// then list order. It returns the count of norms written as raw bits.
+func (h *termHead) encode(w *cvWriter) int {
+	prev := h.docs[0]
+	for _, d := range h.docs {
+		w.put(uint64(d - prev))
+		prev = d
+	}
+	var ps []posting
+	for _, row := range h.posts {
+		mask := uint64(0)
+		for j, p := range row {
+			if p.freq != 0 {
+				mask |= 1 << j
+				ps = append(ps, p)
+			}
+		}
+		w.put(mask)
+	}
+	return w.putTFs(ps)
+}
+
+// writeVirtual writes a prefix list like a long postings list with its own
+// impact head, at the start of its postings, and doc-ordered tail blocks;
+// its postings carry the matched expansion terms, its maxima are float32
+// upper bounds of the list's per-doc value (see FORMAT.md). A list of
+// bigPrefix postings or more goes to the prefix postings files.
 func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
 	opts, st := l.opts, l.st
 	item := "\x01" + vl.prefix + "\x00" + Fields[vl.field].Name
@@ -303,15 +528,23 @@ func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
 	var hb *encodedBlock
 	if head != nil {
 		enc, best := encodeVBlock(head, st)
-		hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head),
-			func(w *cvWriter) { w.put(uint64(f32Up(best))) }}
+		hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head), vmax(best)}
 	}
-	return l.putList(xw, item, len(posts), hb, func(lo, hi int) encodedBlock {
+	k := termStream
+	if len(vl.posts) >= bigPrefix {
+		k = prefixStream
+	}
+	return l.putList(xw, k, true, item, len(posts), hb, nil, func(lo, hi int) encodedBlock {
 		blk := posts[lo:hi]
 		enc, best := encodeVBlock(blk, st)
-		return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk),
-			func(w *cvWriter) { w.put(uint64(f32Up(best))) }}
+		return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), vmax(best)}
 	})
+}
+
+// vmax writes a prefix-list block's maximum: the bits of the smallest
+// float32 at least v.
+func vmax(v float64) func(*cvWriter) {
+	return func(w *cvWriter) { w.put(uint64(f32Up(v))) }
 }
 
 // encodedBlock is a block of postings as written: its bytes, doc range
@@ -323,56 +556,77 @@ type encodedBlock struct {
 	putMax      func(*cvWriter)
 }
 
-// putList writes a long list (FORMAT.md, "Dictionary entry"): its head,
-// if any, into the shard's head file and its nTail tail postings, in blocks of
-// BlockSize that block encodes, into the shard's postings files; and their
-// descriptors to w. The tail goes to the current postings file unless that
-// file ends here (content-defined boundary or past twice its target); a
-// tail larger than that is split at block boundaries.
-func (l *shardWriter) putList(w *cvWriter, item string, nTail int, head *encodedBlock, block func(lo, hi int) encodedBlock) error {
+// putList writes a long list's postings (FORMAT.md, "Dictionary entry")
+// to postings stream k of the shard and its descriptor to w: for a prefix
+// list (virtual) its head block, if any, then its nTail tail postings in
+// blocks of BlockSize that block encodes; for a term's list, hmax, if not
+// nil, writes the list's maximum in the term's head. The list goes to the
+// current file unless that file ends here (content-defined boundary or
+// past twice its target); a list larger than that is split at block
+// boundaries.
+func (l *shardWriter) putList(w *cvWriter, k int, virtual bool, item string, nTail int, head *encodedBlock, hmax func(*cvWriter), block func(lo, hi int) encodedBlock) error {
 	bs := l.opts.BlockSize
-	if err := l.startTail(); err != nil {
+	w.put(uint64(nTail))
+	if nTail == 0 && head == nil {
+		// nothing in the postings files (the term's head holds it all)
+		w.put(0)
+		w.put(0)
+		if hmax != nil {
+			hmax(w)
+		}
+		return nil
+	}
+	ps, err := l.startItem(k, false)
+	if err != nil {
 		return err
 	}
-	nb := (nTail + bs - 1) / bs
-	w.put(uint64(nb))
-	w.put(uint64(len(l.pHashes)))
-	w.put(uint64(l.p.len()))
-	if head == nil {
-		w.put(0)
-	} else {
-		w.put(1)
-		w.put(uint64(l.h.len()))
-		w.put(uint64(head.first))
-		w.put(uint64(head.last - head.first))
-		w.put(uint64(head.count))
-		w.put(uint64(head.enc.len()))
-		head.putMax(w)
-		l.h.b = append(l.h.b, head.enc.b...)
+	w.put(uint64(ps.idx))
+	w.put(uint64(ps.w.len()))
+	if hmax != nil {
+		hmax(w)
 	}
-	prevLast := uint32(0)
-	tail := 0
-	for b := 0; b < nb; b++ {
+	n := 0
+	if virtual {
+		// cv(hasHead), the head first in the file
+		if head == nil {
+			w.put(0)
+		} else {
+			w.put(1)
+			w.put(uint64(head.count))
+			w.put(uint64(head.first))
+			w.put(uint64(head.last - head.first))
+			w.put(uint64(head.enc.len()))
+			head.putMax(w)
+			ps.w.b = append(ps.w.b, head.enc.b...)
+			n += head.enc.len()
+		}
+	}
+	// per block: cv(fileDelta) cv(first - previous block's first) and its
+	// maximum; a block's doc range ends before the next block's first doc
+	// (the last block's at the list's last doc, given after the blocks),
+	// and its offset follows from the blocks before it in its file
+	prevFirst, last := uint32(0), uint32(0)
+	for b := 0; b*bs < nTail; b++ {
 		fileDelta := 0
-		if b > 0 && l.p.len() >= l.opts.PostingFileBytes*2 {
-			if err := l.flushPostings(); err != nil {
+		if n > 0 && ps.w.len() >= 2*ps.target {
+			prev := ps.idx
+			if err := l.flushPostings(ps); err != nil {
 				return err
 			}
-			fileDelta = 1
+			ps = l.stream(k)
+			fileDelta = ps.idx - prev
 		}
 		blk := block(b*bs, min((b+1)*bs, nTail))
 		w.put(uint64(fileDelta))
-		w.put(uint64(blk.first - prevLast))
-		w.put(uint64(blk.last - blk.first))
-		w.put(uint64(blk.count))
-		w.put(uint64(blk.enc.len()))
+		w.put(uint64(blk.first - prevFirst))
 		blk.putMax(w)
-		prevLast = blk.last
-		l.p.b = append(l.p.b, blk.enc.b...)
-		tail += blk.enc.len()
+		prevFirst, last = blk.first, blk.last
+		ps.w.b = append(ps.w.b, blk.enc.b...)
+		n += blk.enc.len()
 	}
-	if nb > 0 {
-		l.endTail(item, tail)
+	if nTail > 0 {
+		w.put(uint64(last - prevFirst))
 	}
+	l.endItem(ps, item, n)
 	return nil
 }

@@ -465,6 +465,7 @@ var errDone = errors.New("done")
 func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader, docCount uint64,
 	from string, stop func(term string) bool) error {
 	workers := runtime.GOMAXPROCS(0)
+	l.docCount = docCount
 	extra := rangesBefore(fields, ranges, from)
 	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 8*workers, func(g *termGroup) error {
 		for _, vl := range g.vls {

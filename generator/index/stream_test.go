@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"math/rand"
 	"reflect"
 	"slices"
@@ -29,47 +30,89 @@ func TestSortPostings(t *testing.T) {
 	}
 }
 
-// splitHead keeps the n postings of largest impact (ties: smaller doc),
-// both halves in doc order: checked against a plain sort.
-func TestSplitHead(t *testing.T) {
+// termHead keeps the HeadSize documents of largest weight over a term's
+// long lists (m · Σ boost·idf²·sqrt(freq)·norm; ties: smaller doc) with
+// all their postings, in doc order, and leaves the others' postings to the
+// tails: checked against a plain sort.
+func TestTermHead(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
+	const docCount, headSize = 5000, 256
 	for _, n := range []int{300, 2000} {
-		ps := make([]posting, n)
-		for i := range ps {
-			ps[i] = posting{doc: uint32(i * 3), freq: uint32(1 + rng.Intn(4)), norm: float32(1 / float64(1+rng.Intn(6)))}
+		// three fields of one term; field 2 is inline-sized and left out
+		var group []fieldTerm
+		for fi, frac := range []int{2, 3, 1000} {
+			ft := fieldTerm{term: "t", field: fi * 3}
+			for d := 0; d < n; d++ {
+				if rng.Intn(frac) == 0 {
+					ft.posts = append(ft.posts, posting{doc: uint32(d * 2), freq: uint32(1 + rng.Intn(4)), norm: float32(1 / math.Sqrt(float64(1+rng.Intn(40))))})
+				}
+			}
+			ft.df = uint64(len(ft.posts))
+			group = append(group, ft)
 		}
-		head, rest := splitHead(ps, 256)
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
+		long := []int{0, 1}
+		l := &shardWriter{opts: ExportOptions{HeadSize: headSize}, docCount: docCount}
+		head, tails := l.termHead(group, long)
+
+		weight := map[uint32]float64{}
+		count := map[uint32]int{}
+		for _, i := range long {
+			idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
+			for _, p := range group[i].posts {
+				weight[p.doc] += Fields[group[i].field].Boost * idf * idf * math.Sqrt(float64(p.freq)) * float64(p.norm)
+				count[p.doc]++
+			}
 		}
-		imp := func(p posting) float64 { return float64(p.freq) * float64(p.norm) * float64(p.norm) }
-		slices.SortStableFunc(idx, func(a, b int) int {
-			ia, ib := imp(ps[a]), imp(ps[b])
-			switch {
-			case ia > ib:
-				return -1
-			case ia < ib:
+		var docs []uint32
+		for d := range weight {
+			weight[d] *= float64(count[d])
+			docs = append(docs, d)
+		}
+		slices.SortFunc(docs, func(a, b uint32) int {
+			if weight[a] != weight[b] {
+				if weight[a] > weight[b] {
+					return -1
+				}
 				return 1
 			}
-			return a - b
+			return int(a) - int(b)
 		})
 		want := map[uint32]bool{}
-		for _, i := range idx[:256] {
-			want[ps[i].doc] = true
+		for _, d := range docs[:min(headSize, len(docs))] {
+			want[d] = true
 		}
-		if len(head) != 256 || len(rest) != n-256 {
-			t.Fatalf("split %d into %d + %d", n, len(head), len(rest))
+		if len(head.docs) != len(want) {
+			t.Fatalf("n=%d: head of %d docs, want %d", n, len(head.docs), len(want))
 		}
-		for i, p := range head {
-			if !want[p.doc] || i > 0 && head[i-1].doc >= p.doc {
-				t.Fatalf("head posting %d (doc %d) wrong or out of order", i, p.doc)
+		for k, d := range head.docs {
+			if !want[d] || k > 0 && head.docs[k-1] >= d {
+				t.Fatalf("n=%d: head doc %d (%d) wrong or out of order", n, k, d)
+			}
+			for j, i := range long {
+				var p posting
+				for _, q := range group[i].posts {
+					if q.doc == d {
+						p = q
+					}
+				}
+				if head.posts[k][j] != p {
+					t.Fatalf("n=%d: head doc %d list %d: %+v, want %+v", n, d, j, head.posts[k][j], p)
+				}
 			}
 		}
-		for i, p := range rest {
-			if want[p.doc] || i > 0 && rest[i-1].doc >= p.doc {
-				t.Fatalf("rest posting %d (doc %d) wrong or out of order", i, p.doc)
+		for _, i := range long {
+			var rest []posting
+			for _, p := range group[i].posts {
+				if !want[p.doc] {
+					rest = append(rest, p)
+				}
 			}
+			if !slices.Equal(tails[i], rest) {
+				t.Fatalf("n=%d: tail of list %d differs", n, i)
+			}
+		}
+		if tails[2] != nil {
+			t.Fatalf("n=%d: a tail for the inline list", n)
 		}
 	}
 }

@@ -69,9 +69,10 @@
  * queries of (boost*idf)^2); a disjunction sums its matching children and
  * multiplies by coord = matching/all children.
  *
- * Exact top-k: a long postings list has an impact head (its postings of
- * largest tf*norm) and doc-ordered tail blocks, each with its maximum
- * (freq, norm); see FORMAT.md "Client algorithm". The engine loads inline postings and the most promising
+ * Exact top-k: a term's long postings lists share an impact head (its
+ * documents of largest weight, with all their postings of the term) and
+ * each has doc-ordered tail blocks with their maxima (freq, norm); see
+ * FORMAT.md "Client algorithm". The engine loads inline postings and the most promising
  * blocks first, keeps for every candidate a lower bound (unknown terms
  * absent) and an upper bound (unknown terms at their block maximum), prunes
  * blocks and candidates that cannot reach the k-th score, and loads the
@@ -131,9 +132,9 @@
   };
   root.errdocsSearch = receiver;
 
-  // d/, p/ and h/ files are named by the hash of their content (HASHED);
+  // d/ and p/ files are named by the hash of their content (HASHED);
   // the others by key and a hash their parent gives (names).
-  var HASHED = /^[dhp]\/[0-9a-f]{12}$/;
+  var HASHED = /^[dp]\/[0-9a-f]{12}$/;
   function fileOf(key) {
     if (key === "entry") return "manifest.js";
     if (HASHED.test(key)) return key + ".js";
@@ -195,16 +196,21 @@
   function decodeShard(data, key) {
     var terms = data.t, r = new Reader(data.e), map = new Map();
     map.key = key;
-    // the shard's postings files, 12 hex digits of hash each, and its
-    // head file
+    // the shard's postings files, 12 hex digits of hash each
     map.p = data.p || "";
-    map.h = data.h || "";
     for (var i = 0; i < terms.length; i++) {
-      var nf = r.u(), list = [];
+      var nf = r.u(), list = [], th = null;
+      if (r.u() === 1) {
+        // the term's impact head, first in its postings, shared by its
+        // long lists (fields: their field numbers, bit j of a head doc's
+        // mask being fields[j])
+        var hkey = shardFile("p", map.p, r.u()), ho = r.u(), hfirst = r.u();
+        th = { key: hkey, off: ho, first: hfirst, last: hfirst + r.u(), count: r.u(), len: r.u(), head: true, fields: [] };
+      }
       for (var j = 0; j < nf; j++) {
         var fe = { field: r.u(), df: r.u(), n: r.u(), inline: null, blocks: null };
         list.push(fe);
-        decodeFieldRest(r, fe, map);
+        decodeFieldRest(r, fe, map, th);
       }
       map.set(terms[i], list);
     }
@@ -227,65 +233,124 @@
     return null;
   }
   function f32bits(bits) { u32[0] = bits; return f32[0]; }
-  function decodeFieldRest(r, fe, sh) {
+  // Postings written column by column (FORMAT.md "Postings"): n doc gaps
+  // (the first from prev), n frequencies, n field lengths, then the
+  // float32 bits of each norm whose length is 0. Fills docs (if given)
+  // and imp = sqrt(freq)*norm from index at; returns the reader.
+  function readPostings(r, n, prev, docs, imp, at) {
+    var k;
+    if (docs) for (k = 0; k < n; k++) { prev += r.u(); docs[at + k] = prev; }
+    for (k = 0; k < n; k++) imp[at + k] = r.u(); // freq, for now
+    var raw = 0;
+    for (k = 0; k < n; k++) {
+      var l = r.u();
+      if (l > 0) imp[at + k] = Math.sqrt(imp[at + k]) * Math.fround(1 / Math.sqrt(l));
+      else { imp[at + k] = -1 - imp[at + k]; raw++; }
+    }
+    for (k = 0; raw > 0 && k < n; k++) {
+      if (imp[at + k] < 0) { imp[at + k] = Math.sqrt(-1 - imp[at + k]) * f32bits(r.u()); raw--; }
+    }
+    return r;
+  }
+  function decodeFieldRest(r, fe, sh, th) {
     var vt = !!fe.virtual;
     if (!vt && fe.n <= manifest.options.inlineMax) {
-      var docs = new Int32Array(fe.n), imp = new Float64Array(fe.n), prev = 0;
-      for (var k = 0; k < fe.n; k++) {
-        var d = prev + r.u(); prev = d;
-        var fr = r.u(), nm = r.norm();
-        docs[k] = d; imp[k] = Math.sqrt(fr) * nm;
-      }
+      var docs = new Int32Array(fe.n), imp = new Float64Array(fe.n);
+      readPostings(r, fe.n, 0, docs, imp, 0);
       fe.inline = { docs: docs, imp: imp };
       return;
     }
-    var nb = r.u(), file = r.u(), off = r.u(), prevLast = 0, blocks = [];
-    if (r.u() === 1) {
-      var ho = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hc = r.u(), hl = r.u();
-      var himp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
-      // the head is in the shard's head file
-      fe.head = { key: "h/" + sh.h, off: ho, len: hl, first: hfirst, last: hlast, count: hc, imp: himp, head: true };
+    // cv(nTail) cv(file) cv(offset), then (a term's list with a head) its
+    // maximum in the head or (a prefix list) its own head's descriptor,
+    // then the tail blocks (BlockSize postings each, the last the rest)
+    var nTail = r.u(), file = r.u(), off = r.u(), prevLast = 0, blocks = [], bs = manifest.options.blockSize;
+    fe.himp = -1;
+    if (th) {
+      // the term's head: this list's largest impact there (freq 0: none)
+      fe.head = th; fe.hj = th.fields.length; th.fields.push(fe.field);
+      var hf = r.u();
+      if (hf > 0) fe.himp = Math.sqrt(hf) * r.norm();
     }
-    for (var b = 0; b < nb; b++) {
+    if (vt && r.u() === 1) {
+      // a prefix list's own head, first in its postings
+      var hc = r.u(), hfirst = r.u(), hlast = hfirst + r.u(), hl = r.u();
+      fe.himp = f32bits(r.u());
+      fe.head = { key: shardFile("p", sh.p, file), off: off, len: hl, first: hfirst, last: hlast, count: hc, head: true };
+      off += hl;
+    }
+    // per block: cv(fileDelta) cv(first - previous first) maximum; its doc
+    // range ends before the next block's first doc (the last block's:
+    // given after the blocks); its offset is known for the first block in
+    // a file and follows from the blocks before it there (blockOffset)
+    var first = 0;
+    for (var b = 0; b * bs < nTail; b++) {
       var fd = r.u();
       if (fd > 0) { file += fd; off = 0; }
-      var first = prevLast + r.u();
-      var last = first + r.u();
-      var count = r.u(), len = r.u();
+      first += r.u();
       var bimp = vt ? f32bits(r.u()) : Math.sqrt(r.u()) * r.norm();
-      blocks.push({ key: shardFile("p", sh.p, file), off: off, len: len, first: first, last: last, count: count, imp: bimp, head: false });
-      off += len;
-      prevLast = last;
+      if (b > 0) blocks[b - 1].last = first - 1;
+      blocks.push({ key: shardFile("p", sh.p, file), off: b === 0 || fd > 0 ? off : -1, first: first, last: first, count: Math.min(bs, nTail - b * bs), imp: bimp, head: false, list: blocks, i: b, vt: vt });
     }
+    if (nTail > 0) blocks[blocks.length - 1].last = first + r.u();
     fe.blocks = blocks;
   }
   function blockText(blk) { return store[blk.key]; }
+  // A tail block's offset in its file: after the blocks before it there,
+  // whose lengths follow from their contents (memoized on the blocks).
+  function blockOffset(blk) {
+    if (blk.off >= 0) return blk.off;
+    var list = blk.list, b = blk.i;
+    while (list[b].off < 0) b--;
+    var s = blockText(blk);
+    for (; b < blk.i; b++) list[b + 1].off = list[b].vt ? skipVPostings(s, list[b].off, list[b].count) : skipPostings(s, list[b].off, list[b].count);
+    return blk.off;
+  }
+  function skipCV(s, p) { while (CVV[s.charCodeAt(p++)] >= 32); return p; }
+  // the end of n postings written column by column from p
+  function skipPostings(s, p, n) {
+    var k, raw = 0;
+    for (k = 0; k < 2 * n; k++) p = skipCV(s, p);
+    for (k = 0; k < n; k++) { if (s.charCodeAt(p) === 65 /* "A": length 0 */) raw++; p = skipCV(s, p); }
+    for (k = 0; k < raw; k++) p = skipCV(s, p);
+    return p;
+  }
+  // the end of n prefix-list postings from p
+  function skipVPostings(s, p, n) {
+    var r = new Reader(s, p);
+    for (var k = 0; k < n; k++) {
+      r.u();
+      for (var m = r.u(); m > 0; m--) { r.u(); r.u(); if (r.u() === 0) r.u(); }
+    }
+    return r.p;
+  }
   // Decoded blocks, shared by all searches: {docs: Int32Array, imp:
   // Float64Array of sqrt(freq)*norm}. Decoded once per block.
   var blockCache = new Map();
   function decodedBlock(blk) {
+    var id = blk.key + ":" + blockOffset(blk), v = blockCache.get(id);
+    if (v) return v;
+    var n = blk.count, docs = new Int32Array(n), imp = new Float64Array(n);
+    readPostings(new Reader(blockText(blk), blk.off), n, blk.first, docs, imp, 0);
+    v = { docs: docs, imp: imp };
+    blockCache.set(id, v);
+    return v;
+  }
+
+  // A term's impact head: docs, and imp[i * nf + j] = sqrt(freq)*norm of
+  // doc i in the head's j-th long list (-1: the doc lacks the term there).
+  function decodedHead(blk) {
     var id = blk.key + ":" + blk.off, v = blockCache.get(id);
     if (v) return v;
-    var s = blockText(blk), p = blk.off, n = blk.count, prev = blk.first;
-    var docs = new Int32Array(n), imp = new Float64Array(n);
-    for (var i = 0; i < n; i++) {
-      var x = 0, mul = 1, c;
-      for (;;) { c = CVV[s.charCodeAt(p++)]; x += (c & 31) * mul; if (c < 32) break; mul *= 32; }
-      prev += x; docs[i] = prev;
-      var fr = 0; mul = 1;
-      for (;;) { c = CVV[s.charCodeAt(p++)]; fr += (c & 31) * mul; if (c < 32) break; mul *= 32; }
-      var l = 0; mul = 1;
-      for (;;) { c = CVV[s.charCodeAt(p++)]; l += (c & 31) * mul; if (c < 32) break; mul *= 32; }
-      var nm;
-      if (l > 0) nm = Math.fround(1 / Math.sqrt(l));
-      else {
-        var bits = 0; mul = 1;
-        for (;;) { c = CVV[s.charCodeAt(p++)]; bits += (c & 31) * mul; if (c < 32) break; mul *= 32; }
-        u32[0] = bits; nm = f32[0];
-      }
-      imp[i] = Math.sqrt(fr) * nm;
-    }
-    v = { docs: docs, imp: imp };
+    // doc gaps, field masks, then per set bit (doc, then field order) the
+    // postings' tf codes, column by column
+    var r = new Reader(blockText(blk), blk.off), n = blk.count, nf = blk.fields.length, prev = blk.first, i, j;
+    var docs = new Int32Array(n), masks = new Int32Array(n), imp = new Float64Array(n * nf).fill(-1), m = 0;
+    for (i = 0; i < n; i++) { prev += r.u(); docs[i] = prev; }
+    for (i = 0; i < n; i++) { masks[i] = r.u(); for (j = 0; j < nf; j++) if (masks[i] & (1 << j)) m++; }
+    var vals = new Float64Array(m);
+    readPostings(r, m, 0, null, vals, 0);
+    for (i = 0, m = 0; i < n; i++) for (j = 0; j < nf; j++) if (masks[i] & (1 << j)) imp[i * nf + j] = vals[m++];
+    v = { docs: docs, imp: imp, nf: nf };
     blockCache.set(id, v);
     return v;
   }
@@ -293,7 +358,7 @@
   // A prefix list's block: per posting its matched expansion terms
   // (ents from start[i] to start[i+1]: child index, sqrt(freq)*norm).
   function decodedVBlock(blk) {
-    var id = blk.key + ":" + blk.off, v = blockCache.get(id);
+    var id = blk.key + ":" + blockOffset(blk), v = blockCache.get(id);
     if (v) return v;
     var r = new Reader(blockText(blk), blk.off), n = blk.count, prev = blk.first;
     var docs = new Int32Array(n), start = new Int32Array(n + 1), ch = [], imp = [];
@@ -607,11 +672,23 @@
       lf.loaded = new Uint8Array(e.blocks.length);
       lf.bmax = new Float64Array(e.blocks.length);
       for (var b = 0; b < e.blocks.length; b++) lf.bmax[b] = score(lf, e.blocks[b].imp);
-      if (e.head) { lf.head = e.head; lf.headLoaded = false; lf.hmax = score(lf, e.head.imp); }
+      if (e.head) { lf.head = e.head; lf.headLoaded = false; lf.hmax = e.himp < 0 ? -1 : score(lf, e.himp); }
+    });
+    // A term's head is shared by its long lists: loading it for one leaf
+    // loads it for the query's other leaves of that term (sibs).
+    this.sibs = new Map();
+    leaves.forEach(function (lf) {
+      if (!lf.head || !lf.head.fields) return;
+      var a = self.sibs.get(lf.head);
+      if (!a) self.sibs.set(lf.head, a = []);
+      a.push(lf);
     });
     // The leaves' block state as typed arrays by leaf id (see pending).
     this.HL = new Uint8Array(L); this.HF = new Int32Array(L); this.HT = new Int32Array(L);
     this.HM = new Float64Array(L); this.NB = new Int32Array(L);
+    // HD[l]: the docs of leaf l's term head once loaded (a head doc lacks
+    // the term in the fields where the head does not give it)
+    this.HD = new Array(L).fill(null);
     this.BF = []; this.BT = []; this.LD = []; this.BM = [];
     for (var l = 0; l < L; l++) {
       var lf = leaves[l];
@@ -657,7 +734,14 @@
   // this, the hottest path).
   Search.prototype.pending = function (l, doc) {
     var nb = this.NB[l];
-    if (!this.HL[l] && doc >= this.HF[l] && doc <= this.HT[l]) return nb;
+    if (doc >= this.HF[l] && doc <= this.HT[l]) {
+      if (!this.HL[l]) return nb;
+      var hd = this.HD[l];
+      if (hd) {
+        var a = 0, z = hd.length - 1;
+        while (a <= z) { var m = (a + z) >> 1; if (hd[m] < doc) a = m + 1; else if (hd[m] > doc) z = m - 1; else return -1; }
+      }
+    }
     if (!nb) return -1;
     var bf = this.BF[l], bl = this.BT[l], lo = 0, hi = nb - 1;
     while (lo <= hi) {
@@ -669,19 +753,34 @@
     return -1;
   };
   function blockOf(lf, bi) { return bi === lf.blocks.length ? lf.head : lf.blocks[bi]; }
+  // The bound of leaf l for a doc its unloaded head may hold: the head's
+  // maximum, or that of the unloaded tail block covering the doc if larger
+  // (a term head is chosen over all its fields: a tail block of one field
+  // may hold a larger value than the head does).
+  Search.prototype.headBound = function (l, doc) {
+    var m = this.HM[l], nb = this.NB[l];
+    if (!nb) return m;
+    var bf = this.BF[l], bl = this.BT[l], lo = 0, hi = nb - 1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (bl[mid] < doc) lo = mid + 1;
+      else if (bf[mid] > doc) hi = mid - 1;
+      else return !this.LD[l][mid] && this.BM[l][mid] > m ? this.BM[l][mid] : m;
+    }
+    return m;
+  };
   // the largest maximum among lf's unloaded blocks that may hold a doc in [lo, hi]
   function rangeMax(lf, lo, hi) {
-    if (!lf.headLoaded && lf.head.first <= hi && lf.head.last >= lo) return lf.hmax;
     var bf = lf.bfirst, bl = lf.blast, n = bf.length, m = -1;
-    if (!n) return -1;
+    if (!lf.headLoaded && lf.head.first <= hi && lf.head.last >= lo) m = lf.hmax;
+    if (!n) return m;
     var a = 0, z = n - 1, start = n;
     while (a <= z) { var mid = (a + z) >> 1; if (bl[mid] >= lo) { start = mid; z = mid - 1; } else a = mid + 1; }
     for (var j = start; j < n && bf[j] <= hi; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
     return m;
   }
   function maxUnloaded(lf) {
-    if (!lf.headLoaded) return lf.hmax;
-    var m = -1;
+    var m = lf.headLoaded ? -1 : lf.hmax;
     for (var j = 0; j < lf.blocks.length; j++) if (!lf.loaded[j] && lf.bmax[j] > m) m = lf.bmax[j];
     return m;
   }
@@ -698,7 +797,7 @@
       if (c[base + l] !== -1) continue;
       var bi = this.pending(l, doc);
       if (bi < 0) c[base + l] = -2;
-      else { unknown = 1; hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1; }
+      else { unknown = 1; hv[l] = bi === this.NB[l] ? this.headBound(l, doc) : this.BM[l][bi]; hf[l] = 1; }
     }
     evalC2(this.C, c, base, hv, hf, out);
     if (!unknown) {
@@ -733,7 +832,7 @@
       if (bi < 0) continue;
       var lf = this.leaves[l];
       if (isFree(blockOf(lf, bi).key)) { want(lf, bi); continue; }
-      var m = hv[l] = bi === this.NB[l] ? this.HM[l] : this.BM[l][bi]; hf[l] = 1;
+      var m = hv[l] = bi === this.NB[l] ? this.headBound(l, doc) : this.BM[l][bi]; hf[l] = 1;
       for (x = n++; x > 0 && hv[dl[x - 1]] < m; x--) { dl[x] = dl[x - 1]; db[x] = db[x - 1]; }
       dl[x] = l; db[x] = bi;
     }
@@ -754,12 +853,23 @@
       need.forEach(function (x) {
         var lf = x[0], bi = x[1];
         if (bi === lf.blocks.length) {
-          if (!lf.headLoaded) { lf.headLoaded = true; self.HL[lf.id] = 1; self.addBlock(lf, lf.head); }
+          if (!lf.headLoaded) self.loadHead(lf);
         } else if (!lf.loaded[bi]) { lf.loaded[bi] = 1; self.addBlock(lf, lf.blocks[bi]); }
       });
     };
     if (ready) { apply(); return null; }
     return getAll(keys).then(apply);
+  };
+  Search.prototype.loadHead = function (lf) {
+    var sibs = this.sibs.get(lf.head);
+    if (!sibs) { lf.headLoaded = true; this.HL[lf.id] = 1; this.addBlock(lf, lf.head); return; }
+    var h = decodedHead(lf.head), docs = h.docs, imp = h.imp, nf = h.nf;
+    for (var s = 0; s < sibs.length; s++) {
+      var sl = sibs[s];
+      if (sl.headLoaded) continue;
+      sl.headLoaded = true; this.HL[sl.id] = 1; this.HD[sl.id] = docs;
+      for (var i = 0, j = sl.entry.hj; i < docs.length; i++, j += nf) if (imp[j] >= 0) this.add(sl, docs[i], score(sl, imp[j]));
+    }
   };
   Search.prototype.addBlock = function (lf, blk) {
     if (lf.vleaf) { this.addVBlock(lf, blk); return; }
@@ -1001,6 +1111,11 @@
           return { doc: self.docOf[i], lb: lb[i], ub: ub[i], leafIds: terms };
         });
       }
+      if (keys.length) {
+        // blocks at hand first: what they settle may spare a fetch
+        var atHand = need.filter(function (x) { return blockOf(x[0], x[1]).key in store; });
+        if (atHand.length) { need = atHand; keys = []; }
+      }
       lastStats.steps.push({ cands: list.length, theta: theta, live: live.size, need: need.length, keys: keys.slice(), grow: growing });
       var p = self.loadBlocks(keys, need);
       return p ? p.then(step) : step();
@@ -1070,6 +1185,15 @@
   }
 
   // ---------- doc data ----------
+  // A record's doc data from its doc data file (columns, FORMAT.md).
+  function card(c, i) {
+    if (!c || !c.i || i >= c.i.length) return null;
+    var d = { id: c.i[i], title: c.t[i], url: "", repo: c.r[i], severity: c.s[i], errorType: c.e[i] };
+    d.url = c.U && (i in c.U) ? c.U[i] : d.repo + "/" + c.u[i];
+    if (c.l[i]) d.language = c.l[i];
+    if (c.n[i]) d.snippet = c.n[i];
+    return d;
+  }
   // doc data by doc number; with patterns, also the m/ pattern chunks
   function docsByNumber(nums, patterns) {
     var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile, tper = manifest.options.tablePer;
@@ -1088,9 +1212,8 @@
     // the name tables first: they give the doc data files' hashed names
     return getAll(tables).then(function () { return getAll(keys); }).then(function () {
       return nums.map(function (n) {
-        var arr = store["r/" + pad(Math.floor(n / per))];
-        if (!arr || !arr[n % per]) return null;
-        var d = Object.assign({}, arr[n % per]); // callers get their own copy
+        var d = card(store["r/" + pad(Math.floor(n / per))], n % per); // callers get their own copy
+        if (!d) return null;
         if (patterns) {
           var progs = store["m/" + pad(Math.floor(n / pper))];
           d.pattern = progs ? progs[n % pper] : null;
@@ -1111,7 +1234,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 4) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 5) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
