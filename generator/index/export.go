@@ -657,7 +657,7 @@ type exportWriter struct {
 	st   *ExportStats
 	dir  string
 	seen map[string][32]byte // content-named files written, by site path
-	// keepSame, when set (ExportOptions.Keep), keeps a d/, p/ or h/ file
+	// keepSame, when set (ExportOptions.Keep), keeps a d/ or p/ file
 	// the previous export wrote under the same name instead of writing it:
 	// the name, 48 bits of its content's hash, says its bytes are the ones
 	// it would get. (Other names hold 32 bits: those files are written, and
