@@ -195,12 +195,17 @@ func checkBundleBrowser(t *testing.T, dir string, recs []record.Record) {
 	// No request left file:// (the offline browser would fail it, but
 	// the bundle must not even try), by the network log and by the
 	// page's own resource timing.
+	// Copy the log and let go of the lock before talking to the browser
+	// again: chromedp calls the listener on the goroutine that delivers
+	// the browser's replies, so a request seen while the lock is held
+	// (a late chunk, a favicon) would block the reply to the Eval below.
 	mu.Lock()
-	defer mu.Unlock()
-	if len(requests) == 0 {
+	seen := append([]string(nil), requests...)
+	mu.Unlock()
+	if len(seen) == 0 {
 		t.Error("no requests were recorded: the network listener saw nothing")
 	}
-	for _, u := range requests {
+	for _, u := range seen {
 		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
 			t.Errorf("the bundle requested %s", u)
 		}
@@ -210,7 +215,7 @@ func checkBundleBrowser(t *testing.T, dir string, recs []record.Record) {
 			t.Errorf("the page loaded %s", u)
 		}
 	}
-	t.Logf("%d requests, all file://", len(requests))
+	t.Logf("%d requests, all file://", len(seen))
 }
 
 // searchWord picks a record and a distinctive word of its message: a
