@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/bits"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -107,8 +109,14 @@ type ExportStats struct {
 	PatternErrors int           // records whose messagePattern the client cannot run
 	ReadTime      time.Duration // reading bleve
 	PatternTime   time.Duration // running the Pattern hook
+	ShardTime     time.Duration // dictionary shards and their postings
+	FilterTime    time.Duration // filter value lists
 	Incremental   bool          // only what changed was exported
 	Kept          int           // files of the previous export kept
+	Shards        int           // dictionary shards written (re-encoded, when Incremental)
+	ShardsTotal   int           // dictionary shards of the export
+	CachedTerms   int           // terms read from the term cache, not bleve
+	FiltersKept   bool          // the filter files of the previous export were kept
 	Duration      time.Duration
 }
 
@@ -238,22 +246,33 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}
 	next := &exportState{Version: exportStateVersion, Options: optionsKey(opts), DocCount: docCount,
 		Numbering: numberingKey(ids, sortKeys), Index: ix.sideKey()}
-	inc := ix.planIncremental(opts, next, ids)
+	inc := ix.planIncremental(opts, next, ids, fields)
 	st.Incremental = inc != nil
 	pr := &postingsReader{r: r, nums: docNum}
+	if inc != nil {
+		pr.cache = newTermCache(inc.cacheDir, inc.prev.Shards, inc.changed, ix.freshTerms())
+	}
 
 	// Dictionary shards with their postings files (layout.go), term by
 	// term as the postings are read: all of them, or only those the
 	// changed records touch.
+	shardStart := time.Now()
 	if inc != nil {
 		next.Shards, err = inc.shards(fields, ranges, pr, docCount, w, &st)
 	} else {
 		lw := newShardWriter(opts, w, &st, len(docs))
+		lw.cacheDir = filepath.Join(ix.dir, termCacheDir)
 		err = lw.run(fields, ranges, pr, docCount, "", nil)
 		next.Shards = lw.shards
+		st.Shards = len(lw.shards)
 	}
 	if err != nil {
 		return st, err
+	}
+	st.ShardsTotal = len(next.Shards)
+	st.ShardTime = time.Since(shardStart)
+	if pr.cache != nil {
+		st.CachedTerms = int(pr.cache.hits.Load())
 	}
 	var shardFirst, shardHash []string
 	for _, sh := range next.Shards {
@@ -263,7 +282,11 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// Doc data, DocsPerFile records per file, in doc number order. An
 	// incremental export keeps the files none of whose records changed.
 	rKeep := inc.keepFiles(opts.DocsPerFile, len(docs), func(f int) string { return inc.prev.rFile(opts.Dir, f) }, &st)
-	mKeep := inc.keepFiles(opts.PatternsPerFile, len(docs), func(f int) string { return inc.prev.mFile(opts.Dir, f) }, &st)
+	mInc := inc
+	if opts.Pattern == nil {
+		mInc = nil // no pattern files, then or now (Options says so)
+	}
+	mKeep := mInc.keepFiles(opts.PatternsPerFile, len(docs), func(f int) string { return inc.prev.mFile(opts.Dir, f) }, &st)
 	next.Unusable = make([]uint64, (len(docs)+63)/64)
 	pstart := time.Now()
 	patterns := make([]json.RawMessage, len(docs))
@@ -380,10 +403,26 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 
 	// Filters: per field, the sorted values with their doc counts and
 	// where their doc lists are; doc lists packed into filter files.
-	filterIndex, err := exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes, names)
-	if err != nil {
+	// An incremental export keeps them when no changed record's filter
+	// values changed (FORMAT: the files depend on the values' doc lists
+	// alone, and the doc numbers are as before).
+	fstart := time.Now()
+	var filters *filterOut
+	if inc != nil && ix.filtersSame(inc, ids) {
+		filters = inc.prev.Filters
+		for _, rel := range filters.Files {
+			if err := w.keep(rel, opts.Keep); err != nil {
+				return st, err
+			}
+		}
+		st.FiltersKept = true
+	} else if filters, err = exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes); err != nil {
 		return st, err
 	}
+	maps.Copy(names, filters.Names)
+	filterIndex := filters.Index
+	next.Filters = filters
+	st.FilterTime = time.Since(fstart)
 
 	// Id index: record id -> doc number, sharded by the first hex digits
 	// of the id (ids are 16 random-looking hex digits), so docs(ids) loads
@@ -534,7 +573,83 @@ func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
 	}
 }
 
-func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int, names map[string]string) (map[string]string, error) {
+// filterOut is what the filter files of an export are, kept in the
+// export state so that the next export can keep them.
+type filterOut struct {
+	Index map[string]string // filter field → key of its value list
+	Names map[string]string // value list key → hash, for the manifest
+	Files []string          // every file written (site paths)
+	Sums  []uint64          // per doc number: filterSum of its values
+}
+
+// filterSum is a doc's filter values as one number: the sum of a hash
+// of each (field, value), so that it can be added up from the value
+// lists (a whole export) or from a record (a changed one) alike.
+func filterSum(field, value string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(field))
+	h.Write([]byte{0})
+	h.Write([]byte(value))
+	x := h.Sum64()
+	// splitmix64's finaliser: sums of raw FNV values collide too easily
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// docFilterSum is filterSum added over a record's filter values, as the
+// bleve document holds them (each distinct value once, as a term).
+func docFilterSum(doc map[string]interface{}) uint64 {
+	var sum uint64
+	for _, name := range FilterFields {
+		seen := map[string]bool{}
+		add := func(v string) {
+			if !seen[v] {
+				seen[v] = true
+				sum += filterSum(name, v)
+			}
+		}
+		switch v := doc[FilterFieldPrefix+name].(type) {
+		case string:
+			add(v)
+		case []interface{}:
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					add(s)
+				}
+			}
+		}
+	}
+	return sum
+}
+
+// filtersSame reports whether the filter files of the previous export
+// hold for this one: every changed record has the filter values it had,
+// and the files are in the published site.
+func (ix *Index) filtersSame(inc *incremental, ids []string) bool {
+	f := inc.prev.Filters
+	if f == nil || len(f.Sums) != len(ids) || ix.touchedFilters == nil {
+		return false
+	}
+	for _, d := range inc.changed {
+		sum, ok := ix.touchedFilters[ids[d]]
+		if !ok || sum != f.Sums[d] {
+			return false
+		}
+	}
+	for _, rel := range f.Files {
+		if !inc.opts.Has(rel) {
+			return false
+		}
+	}
+	return true
+}
+
+func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int) (*filterOut, error) {
+	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs)}
+	names := out.Names
 	index := map[string]string{}
 	var file cvWriter
 	fileNo := 0
@@ -545,10 +660,12 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 		if file.len() == 0 {
 			return nil
 		}
-		h, err := w.script("f", fmt.Sprintf("f/%04d", fileNo), jsString(file.String()))
+		key := fmt.Sprintf("f/%04d", fileNo)
+		h, err := w.script("f", key, jsString(file.String()))
 		if err != nil {
 			return err
 		}
+		out.Files = append(out.Files, w.dir+"/"+key+"."+h+".js")
 		hashes = append(hashes, h)
 		file = cvWriter{}
 		fileNo++
@@ -595,6 +712,12 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 			tfr.Close()
 			if len(list) == 0 {
 				continue
+			}
+			sum := filterSum(name, v)
+			for _, d := range list {
+				if int(d) < len(out.Sums) {
+					out.Sums[d] += sum
+				}
 			}
 			sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
 			var enc cvWriter
@@ -646,8 +769,10 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 			return nil, err
 		}
 		names[l.name] = h
+		out.Files = append(out.Files, w.dir+"/"+l.name+"."+h+".js")
 	}
-	return index, nil
+	out.Index = index
+	return out, nil
 }
 
 // exportWriter writes chunk scripts: each file calls the global loader

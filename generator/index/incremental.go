@@ -43,10 +43,11 @@ type exportState struct {
 	RHashes   []string // doc data files r/NNNN
 	MHashes   []string // pattern files m/NNNN
 	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	Filters   *filterOut
 }
 
 const (
-	exportStateVersion = 1
+	exportStateVersion = 4 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept
 	exportStateFile    = "export.gob"
 	// maxIncremental bounds the changed records of an incremental export;
 	// beyond it a whole export is about as fast.
@@ -101,7 +102,26 @@ func (ix *Index) SaveExportState(marker string) error {
 		return err
 	}
 	s := *ix.pending
-	return saveExportState(ix.dir, &s, marker)
+	if err := saveExportState(ix.dir, &s, marker); err != nil {
+		return err
+	}
+	return pruneTermCache(filepath.Join(ix.dir, termCacheDir), s.Shards)
+}
+
+// freshTerms lists, per field, the terms the changed records hold now.
+func (ix *Index) freshTerms() []map[string]bool {
+	out := make([]map[string]bool, len(Fields))
+	for fi := range out {
+		out[fi] = map[string]bool{}
+	}
+	for _, perField := range ix.touched {
+		for fi, terms := range perField {
+			for _, t := range terms {
+				out[fi][t] = true
+			}
+		}
+	}
+	return out
 }
 
 func saveExportState(dir string, s *exportState, marker string) error {
@@ -156,8 +176,10 @@ func loadExportState(dir string) (*exportState, error) {
 type incremental struct {
 	prev     *exportState
 	opts     ExportOptions
-	changed  []uint32 // doc numbers
-	affected []bool   // by previous shard
+	changed  []uint32       // doc numbers
+	affected []bool         // by previous shard
+	holder   map[string]int // listKey → the previous shard that held the list
+	cacheDir string         // the term cache's folder
 	nDocs    int
 }
 
@@ -170,7 +192,7 @@ func (ix *Index) Incremental() bool {
 
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
-func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string) *incremental {
+func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string, fields [][]dictTerm) *incremental {
 	if opts.Keep == nil || opts.Has == nil || ix.touched == nil || ix.restructured {
 		return nil
 	}
@@ -191,7 +213,8 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 	if len(num) != len(ix.touched) {
 		return nil
 	}
-	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids)}
+	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),
+		cacheDir: filepath.Join(ix.dir, termCacheDir)}
 	for _, n := range num {
 		inc.changed = append(inc.changed, n)
 	}
@@ -218,18 +241,37 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 			}
 		}
 	}
-	// Shards of the new terms, and of the prefix lists over them: from the
-	// shard where the prefix would sort to the term's.
+	// Shards of the new terms, and of the prefix lists over them. A list
+	// is built at the first term of its field's dictionary with the prefix
+	// (prefixRanges) and written in the entry of the first live one.
+	// Where it goes now: the run re-encoding the shard of that first term
+	// goes on until it has written every list it began (shardWriter.run),
+	// so that shard is enough to mark, whatever the terms between it and
+	// the record's term. Where it was: the shard that held it, which a
+	// new first term (one of the record's) would leave. (Lists that held
+	// one of the record's postings are in shards marked above; the run
+	// that re-encodes them carries a list on to its new first live term,
+	// incremental.shards.)
+	holder := map[string]int{}
+	for i, sh := range prev.Shards {
+		for _, k := range sh.Lists {
+			holder[k] = i
+		}
+	}
+	inc.holder = holder
 	for _, perField := range ix.touched {
-		for _, terms := range perField {
+		for fi, terms := range perField {
 			for _, t := range terms {
-				to := shardOf(t)
-				from := to
+				inc.affected[shardOf(t)] = true
 				if p, ok := runePrefix(t, PrefixListMinRunes); ok {
-					from = shardOf(p)
-				}
-				for i := from; i <= to; i++ {
-					inc.affected[i] = true
+					dict := fields[fi]
+					j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= p })
+					if j < len(dict) && strings.HasPrefix(dict[j].term, p) {
+						inc.affected[shardOf(dict[j].term)] = true
+					}
+					if h, ok := holder[listKey(p, fi)]; ok {
+						inc.affected[h] = true
+					}
 				}
 			}
 		}
@@ -333,22 +375,67 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 			from = ""
 		}
 		next := len(old)
+		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
+		lw.cacheDir = inc.cacheDir
+		// A prefix range that begins before the run has its list written
+		// by the run only if the list was held at or after the run's
+		// first shard before: one held by an earlier shard stays there
+		// (that shard's terms are as they were, or an earlier run
+		// re-encoded it and carried the list on), and a list that did not
+		// exist appears only through a changed record's term, whose
+		// range's first shard was marked, so an earlier run began it.
+		// Reading such a range again (hundreds of terms for a prefix
+		// such as "con") would be most of the run's work.
+		lw.needBefore = func(rg prefixRange) bool {
+			h, ok := inc.holder[listKey(rg.prefix, rg.field)]
+			return ok && h >= i
+		}
 		stop := func(term string) bool {
 			k, ok := firstIdx[term]
-			if ok && k > i && !inc.affected[k] {
-				next = k
-				return true
+			if !ok || k <= i || inc.affected[k] || lw.owes(old[i:k], term) {
+				return false
 			}
-			return false
+			next = k
+			return true
 		}
-		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
 		if err := lw.run(fields, ranges, pr, docCount, from, stop); err != nil {
 			return nil, err
 		}
 		out = append(out, lw.shards...)
+		st.Shards += len(lw.shards)
 		i = next
 	}
 	return out, nil
+}
+
+// owes reports whether a prefix list that one of the previous shards
+// held, which the run has re-encoded, is not written again yet although
+// its prefix's terms go on at term: its first live term may have died
+// (the record held it alone), moving the list forward into the shards
+// ahead, which the run must then re-encode too.
+func (l *shardWriter) owes(held []shardOut, term string) bool {
+	for _, sh := range held {
+		for _, k := range sh.Lists {
+			prefix, _, _ := strings.Cut(k, "\x00")
+			if strings.HasPrefix(term, prefix) && !l.wrote(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wrote reports whether the run has written the prefix list k.
+func (l *shardWriter) wrote(k string) bool {
+	if slices.Contains(l.lists, k) {
+		return true
+	}
+	for _, sh := range l.shards {
+		if slices.Contains(sh.Lists, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // noteTerms records, for an incremental export, the terms bleve will
@@ -388,6 +475,7 @@ func (ix *Index) noteTerms(id string, doc map[string]interface{}) {
 		}
 	}
 	ix.touched[id] = perField
+	ix.touchedFilters[id] = docFilterSum(doc)
 }
 
 // the terms of a dictionary position onwards, for a run of shards
@@ -406,7 +494,7 @@ func fieldsFrom(fields [][]dictTerm, from string) [][]dictTerm {
 // rangesBefore lists the prefix ranges that begin before from and reach
 // it: a run of shards starting at from builds their lists, since their
 // first term with live postings may be from on.
-func rangesBefore(fields [][]dictTerm, ranges map[string][]prefixRange, from string) []prefixRange {
+func rangesBefore(fields [][]dictTerm, ranges map[string][]prefixRange, from string, need func(prefixRange) bool) []prefixRange {
 	if from == "" {
 		return nil
 	}
@@ -425,7 +513,7 @@ func rangesBefore(fields [][]dictTerm, ranges map[string][]prefixRange, from str
 			j--
 		}
 		for _, rg := range ranges[list[j].term] {
-			if rg.field == fi && rg.prefix == p {
+			if rg.field == fi && rg.prefix == p && (need == nil || need(rg)) {
 				extra = append(extra, rg)
 			}
 		}

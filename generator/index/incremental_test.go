@@ -2,9 +2,12 @@ package index
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/pattern"
@@ -18,25 +21,6 @@ import (
 // as a new build would, exports incrementally against the previous
 // export's files, and compares with a whole export.
 func TestIncrementalExportEqualsWhole(t *testing.T) {
-	dir := t.TempDir()
-	cache := filepath.Join(dir, "cache")
-	ix, err := Open(cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs := genRecords(3000, 11)
-	if _, err := ix.Sync(Records(recs)); err != nil {
-		t.Fatal(err)
-	}
-	opts := ExportOptions{Pattern: pattern.Compile}
-	site := memWriter{}
-	if _, err := ix.Export(site, opts); err != nil {
-		t.Fatal(err)
-	}
-	marker := "build-0"
-	if err := ix.SaveExportState(marker); err != nil {
-		t.Fatal(err)
-	}
 	word := regexp.MustCompile(`\b[a-z]{5,}\b`)
 	edits := []func(r *record.Record){
 		func(r *record.Record) { r.Documentation += " Rotating the zymurgical certificate fixed it." },
@@ -55,18 +39,116 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 			r.Solutions = append(append([]string(nil), r.Solutions...), "Retry with exponential backoff.")
 		},
 	}
+	var rounds []func(recs []record.Record)
 	for round := 0; round < 4; round++ {
+		rounds = append(rounds, func(recs []record.Record) {
+			// edit 1 + round records
+			for k := 0; k <= round; k++ {
+				i := (round*977 + k*313) % len(recs)
+				edits[(round+k)%len(edits)](&recs[i])
+			}
+		})
+	}
+	t.Run("default", func(t *testing.T) {
+		kept := checkIncremental(t, genRecords(3000, 11), ExportOptions{Pattern: pattern.Compile}, rounds, nil)
+		// Round 0 edits a documentation (filters kept), round 2 adds a
+		// tag (a filter value: the filter files are made again).
+		if !kept[0] || kept[2] {
+			t.Errorf("filter files kept, round by round: %v; want kept in round 0, not in round 2", kept)
+		}
+	})
+	// Small shards: many runs begin inside a prefix range, and lists
+	// often sit shards away from where their range begins.
+	t.Run("small shards", func(t *testing.T) {
+		checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, nil)
+	})
+}
+
+// A prefix list is written in the entry of its expansion's first live
+// term, so an edit can move it: a record gains a term that sorts before
+// every other of the prefix (the list moves back), loses it again (it
+// moves forward, past a term left in the dictionary with no live
+// posting), or terms of the prefix come and go so that the list vanishes
+// and returns. With shards of a few terms, each move crosses shards; the
+// incremental export must still equal the whole one.
+func TestIncrementalExportMovesPrefixLists(t *testing.T) {
+	recs := genRecords(400, 5)
+	words := func(tail string, n int) string {
+		var b strings.Builder
+		cons := "bcdfghjklmnp"
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, " qqx%s%c%c", tail, cons[i/len(cons)], cons[i%len(cons)])
+		}
+		return b.String()
+	}
+	recs[0].Documentation += words("b", 30)
+	// Terms between qqx and qqxb..., in another field: shards between.
+	recs[3].Solutions = append(slices.Clone(recs[3].Solutions), words("a", 40))
+	rounds := []func(recs []record.Record){
+		func(recs []record.Record) { recs[1].Documentation += " qqx." },
+		func(recs []record.Record) { recs[1].Documentation = strings.TrimSuffix(recs[1].Documentation, " qqx.") },
+		func(recs []record.Record) {
+			recs[0].Documentation = strings.Replace(recs[0].Documentation, words("b", 30), words("b", 20), 1)
+		},
+		func(recs []record.Record) { recs[2].Documentation += words("c", 10) },
+	}
+	doc := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == "documentation" })
+	var holders []string
+	holder := func(ix *Index) {
+		h := "(none)"
+		for _, sh := range ix.pending.Shards {
+			if slices.Contains(sh.Lists, listKey("qqx", doc)) {
+				h = sh.First
+			}
+		}
+		holders = append(holders, h)
+	}
+	checkIncremental(t, recs, ExportOptions{DictShardBytes: 48, PostingFileBytes: 256}, rounds, holder)
+	// The documentation field's list was at qqxbbb, then at qqx, back at
+	// qqxbbb, gone (20 terms), and back with 30: the edits moved it as
+	// meant, across the shards of the solutions field's qqxa... terms.
+	t.Logf("the list's shard, round by round: %v", holders)
+	if len(holders) != 5 || holders[0] == holders[1] || holders[1] == holders[2] || holders[3] != "(none)" || holders[4] == "(none)" {
+		t.Errorf("the prefix list's shard went %v: the edits did not move it as the test means", holders)
+	}
+}
+
+// checkIncremental indexes recs and exports them, then for each round
+// edits the records in the ways a daily update does, reopens the index as
+// a new build would, exports incrementally against the previous export's
+// files, and compares with a whole export: the same files, byte for byte.
+// after, when set, sees the index after each whole export.
+func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, rounds []func([]record.Record), after func(*Index)) (filtersKept []bool) {
+	t.Helper()
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	ix, err := Open(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ix.Close() }()
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := memWriter{}
+	if _, err := ix.Export(site, opts); err != nil {
+		t.Fatal(err)
+	}
+	if after != nil {
+		after(ix)
+	}
+	marker := "build-0"
+	if err := ix.SaveExportState(marker); err != nil {
+		t.Fatal(err)
+	}
+	for round, edit := range rounds {
 		if err := ix.Close(); err != nil {
 			t.Fatal(err)
 		}
 		if ix, err = Open(cache); err != nil {
 			t.Fatal(err)
 		}
-		// edit 1 + round records
-		for k := 0; k <= round; k++ {
-			i := (round*977 + k*313) % len(recs)
-			edits[(round+k)%len(edits)](&recs[i])
-		}
+		edit(recs)
 		if _, err := ix.Sync(Records(recs)); err != nil {
 			t.Fatal(err)
 		}
@@ -92,6 +174,9 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		if _, err := ix.Export(whole, opts); err != nil {
 			t.Fatal(err)
 		}
+		if after != nil {
+			after(ix)
+		}
 		var diff []string
 		for rel, b := range whole {
 			if !bytes.Equal(inc[rel], b) {
@@ -107,17 +192,22 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		if len(diff) > 0 {
 			t.Fatalf("round %d: incremental export differs from a whole one in %d files: %v", round, len(diff), diff)
 		}
-		t.Logf("round %d: %d files, %d kept, %d written", round, len(whole), st.Kept, st.Files)
+		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d terms from the term cache, filters kept: %t",
+			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.CachedTerms, st.FiltersKept)
+		filtersKept = append(filtersKept, st.FiltersKept)
+		if st.CachedTerms == 0 {
+			t.Errorf("round %d: no term came from the term cache: the comparison above does not check it", round)
+		}
 		if st.Kept == 0 || st.Files >= len(whole) {
 			t.Errorf("round %d: kept %d, wrote %d of %d files: not incremental", round, st.Kept, st.Files, len(whole))
 		}
 		// the whole export's state is the one to keep (same as the
 		// incremental one's); publish it as the new site
 		site = whole
-		marker = "build-" + string(rune('1'+round))
+		marker = fmt.Sprintf("build-%d", round+1)
 		if err := ix.SaveExportState(marker); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ix.Close()
+	return filtersKept
 }

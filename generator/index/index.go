@@ -31,10 +31,13 @@ type Index struct {
 	// the index was opened (sideKey), the terms of each record indexed
 	// since (nil once too many to track), whether any record was added or
 	// deleted since, and what the last Export leaves for the next.
-	openKey      [32]byte
-	touched      map[string][][]string
-	restructured bool
-	pending      *exportState
+	openKey [32]byte
+	touched map[string][][]string
+	// touchedFilters holds the filter values (docFilterSum) of the
+	// records in touched.
+	touchedFilters map[string]uint64
+	restructured   bool
+	pending        *exportState
 }
 
 // sideFile is the side store (side.go); dirtyFile exists while a Sync is
@@ -74,6 +77,7 @@ func Open(dir string) (*Index, error) {
 			ix.bleve = b
 			ix.openKey = ix.sideKey()
 			ix.touched = map[string][][]string{}
+			ix.touchedFilters = map[string]uint64{}
 			return ix, nil
 		}
 	}

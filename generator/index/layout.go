@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -44,10 +45,18 @@ type shardWriter struct {
 	nDocs    int
 	docCount uint64   // bleve's document count, for the weights of term heads
 	docs     []uint64 // bitset of the docs with a posting in the shard
+	lists    []string // listKey of each prefix list written in the shard
 
 	shards []shardOut
 	// vlists wait here for the entry of their first term.
 	vlists map[string][]*vlist
+	// needBefore, when set, says which prefix ranges that begin before a
+	// run starting mid-dictionary the run must build (nil: all).
+	needBefore func(prefixRange) bool
+	// cacheDir, when set, receives each shard's term postings (termcache.go),
+	// gathered in cacheBuf as the shard fills.
+	cacheDir string
+	cacheBuf []byte
 }
 
 // shardOut is a written shard.
@@ -56,6 +65,12 @@ type shardOut struct {
 	Hash  string   // content hash: the file is d/<Hash>.js
 	Files []string // every file it wrote (site paths): d, p
 	Docs  []uint64 // bitset of the doc numbers with a posting in it
+	Lists []string // listKey of the prefix lists it holds
+}
+
+// listKey names a prefix list: its prefix and field.
+func listKey(prefix string, field int) string {
+	return prefix + "\x00" + strconv.Itoa(field)
 }
 
 // has reports whether doc has a posting in the shard.
@@ -65,6 +80,17 @@ func (s *shardOut) has(doc uint32) bool {
 
 func newShardWriter(opts ExportOptions, w *exportWriter, st *ExportStats, nDocs int) *shardWriter {
 	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*vlist{}}
+}
+
+// pendingLists reports whether a prefix list whose first term is at or
+// after from still waits for that term's entry.
+func (l *shardWriter) pendingLists(from string) bool {
+	for first := range l.vlists {
+		if first >= from {
+			return true
+		}
+	}
+	return false
 }
 
 // mark notes docs with a posting in the shard.
@@ -218,15 +244,22 @@ func (l *shardWriter) flushShard() error {
 	if err != nil {
 		return err
 	}
+	if l.cacheDir != "" {
+		// A cache file that cannot be written costs a later export time,
+		// nothing else.
+		_ = writeTermCache(l.cacheDir, h, l.cacheBuf)
+		l.cacheBuf = l.cacheBuf[:0]
+	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
 	out.Docs = l.docs
+	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 
 	l.terms, l.enc, l.x, l.bytes, l.dCut = nil, cvWriter{}, map[string]*cvWriter{}, 0, false
-	l.pHashes, l.docs, l.ps = nil, nil, [2]pstream{}
+	l.pHashes, l.docs, l.ps, l.lists = nil, nil, [2]pstream{}, nil
 	return nil
 }
 
@@ -241,6 +274,11 @@ func (l *shardWriter) boundary() bool {
 // addTerm adds one dictionary entry: a term with every field it occurs in
 // (group, fields ascending), plus the prefix lists whose first term it is.
 func (l *shardWriter) addTerm(group []fieldTerm) error {
+	if l.cacheDir != "" {
+		for i := range group {
+			l.cacheBuf = appendCachedTerm(l.cacheBuf, &group[i])
+		}
+	}
 	opts, st := l.opts, l.st
 	st.Terms += len(group)
 	// Start a new shard before this term at a content-defined boundary, or
@@ -345,6 +383,7 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 			xw = &cvWriter{}
 			l.x[vl.prefix] = xw
 		}
+		l.lists = append(l.lists, listKey(vl.prefix, vl.field))
 		b0 := xw.len()
 		xw.put(uint64(vl.field))
 		xw.put(uint64(vl.nTerms))

@@ -239,11 +239,15 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 
 // postingsReader reads the postings of terms, in doc number order.
 type postingsReader struct {
-	r    bindex.IndexReader
-	nums *docNumbers
+	r     bindex.IndexReader
+	nums  *docNumbers
+	cache *termCache // unchanged terms of the previous export (nil: none)
 }
 
 func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
+	if ft, ok := pr.cache.get(field, term); ok {
+		return ft, nil
+	}
 	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), Fields[field].Name, true, true, false)
 	if err != nil {
 		return fieldTerm{}, err
@@ -461,12 +465,16 @@ var errDone = errors.New("done")
 
 // run lays out the dictionary from the first term >= from ("" for all of
 // it), until stop, asked before a term where a shard would end, says to
-// end there (nil: to the end).
+// end there (nil: to the end). stop is not asked while a prefix list the
+// run built waits for its first term's entry: a run ends only once every
+// list it began is written, wherever that list's first live term falls.
+// (A list whose first term sorts before from belongs to a shard before
+// the run, which the run does not write.)
 func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader, docCount uint64,
 	from string, stop func(term string) bool) error {
 	workers := runtime.GOMAXPROCS(0)
 	l.docCount = docCount
-	extra := rangesBefore(fields, ranges, from)
+	extra := rangesBefore(fields, ranges, from, l.needBefore)
 	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 8*workers, func(g *termGroup) error {
 		for _, vl := range g.vls {
 			l.vlists[vl.first] = append(l.vlists[vl.first], vl)
@@ -474,7 +482,7 @@ func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, 
 		if len(g.fts) == 0 {
 			return nil // every document of this term is deleted
 		}
-		if stop != nil && l.boundary() && stop(g.term) {
+		if stop != nil && l.boundary() && !l.pendingLists(from) && stop(g.term) {
 			return errDone
 		}
 		return l.addTerm(g.fts)

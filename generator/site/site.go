@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash/fnv"
-	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -707,8 +706,11 @@ func FamilyPath(family string) string { return FamiliesPath + family + "/" }
 var ReservedOwners = []string{"repos", "tags", "families", "search", "static",
 	"index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "opensearch.xml"}
 
-// Sum is a hash of record i's summary (see WriteHash), computed once per
-// build: pages that list many records key themselves by these.
+// Sum is a hash of what a listing shows of record i (see appendHash),
+// computed once per build: pages that list many records (repo, tag and
+// family listings, related-record links) key themselves by these, so an
+// edit that changes nothing a listing shows, such as the documentation,
+// re-renders none of them.
 func (s *Site) Sum(i int32) [16]byte { return s.sums[i] }
 
 func (s *Site) computeSums(workers int) [][16]byte {
@@ -730,36 +732,24 @@ func (s *Site) computeSums(workers int) [][16]byte {
 	return out
 }
 
-// WriteHash writes every field of the summary to h, length-prefixed, so a
-// page made from summaries can be keyed by what it shows: two different
-// summaries never write the same bytes.
-func (s *Summary) WriteHash(h io.Writer) {
-	h.Write(s.appendHash(nil))
-}
-
-// appendHash appends what WriteHash writes.
+// appendHash appends, length-prefixed, the fields a listing entry shows
+// (render's entryOf): the page path (repo and slug), the message, the
+// severity, the error class or type and the language. A field that entries
+// come to show must be added here, or listings would go stale; what they do
+// not show (documentation length, tags, dates) stays out, so that editing
+// it re-renders no listing. Pages built from more of a record key
+// themselves by its full hash besides.
 func (s *Summary) appendHash(b []byte) []byte {
 	str := func(v string) {
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		b = append(b, v...)
 	}
-	num := func(v int) { b = binary.AppendVarint(b, int64(v)) }
-	str(s.ID)
 	str(s.Repo)
 	str(s.Slug)
 	str(s.Message)
 	str(s.Severity)
 	str(s.ErrorType)
 	str(s.ErrorClass)
-	str(s.ErrorCode)
-	str(s.Family)
 	str(s.Language)
-	str(s.AnalyzedAt)
-	num(s.DocLen)
-	num(s.Solutions)
-	num(len(s.Tags))
-	for _, t := range s.Tags {
-		str(t)
-	}
 	return b
 }

@@ -1,10 +1,7 @@
 package site
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"slices"
 	"testing"
 
@@ -221,31 +218,40 @@ func TestListingsOrder(t *testing.T) {
 	}
 }
 
-// Sum hashes the fields as WriteHash always wrote them, one by one.
-func TestSumStream(t *testing.T) {
-	var b Builder
-	b.Add(Summarize(rec("0000000000000001", "a/x", "one", "fam", "t1", "t2")))
-	s := b.Build()
-	x := &s.Summaries[0]
-	h := sha256.New()
-	var buf [binary.MaxVarintLen64]byte
-	str := func(v string) {
-		h.Write(buf[:binary.PutUvarint(buf[:], uint64(len(v)))])
-		io.WriteString(h, v)
+// Sum changes with every field a listing entry shows, and with nothing
+// else: an edit of the documentation, tags or date re-renders no listing.
+func TestSumShownFields(t *testing.T) {
+	sum := func(edit func(r *record.Record)) [16]byte {
+		r := rec("0000000000000001", "a/x", "one", "fam", "t1", "t2")
+		edit(r)
+		var b Builder
+		b.Add(Summarize(r))
+		return b.Build().Sum(0)
 	}
-	num := func(v int) { h.Write(buf[:binary.PutVarint(buf[:], int64(v))]) }
-	for _, v := range []string{x.ID, x.Repo, x.Slug, x.Message, x.Severity, x.ErrorType, x.ErrorClass, x.ErrorCode, x.Family, x.Language, x.AnalyzedAt} {
-		str(v)
+	base := sum(func(*record.Record) {})
+	shown := map[string]func(r *record.Record){
+		"message":  func(r *record.Record) { r.ErrorMessage += " changed" },
+		"severity": func(r *record.Record) { r.Severity = "low" },
+		"class":    func(r *record.Record) { r.ErrorClass = "OtherError" },
+		"type":     func(r *record.Record) { r.ErrorType = "other" },
+		"language": func(r *record.Record) { r.FilePath = "a.rs" },
+		"repo":     func(r *record.Record) { r.Repo = "b/y" },
+		"slug":     func(r *record.Record) { r.Slug = "another-slug" },
 	}
-	num(x.DocLen)
-	num(x.Solutions)
-	num(len(x.Tags))
-	for _, v := range x.Tags {
-		str(v)
+	for name, edit := range shown {
+		if sum(edit) == base {
+			t.Errorf("Sum does not change with the %s, which listings show", name)
+		}
 	}
-	var want [16]byte
-	copy(want[:], h.Sum(nil))
-	if s.Sum(0) != want {
-		t.Errorf("Sum = %x, want %x", s.Sum(0), want)
+	hidden := map[string]func(r *record.Record){
+		"documentation": func(r *record.Record) { r.Documentation += " More words." },
+		"solutions":     func(r *record.Record) { r.Solutions = append(r.Solutions, "Another fix.") },
+		"tags":          func(r *record.Record) { r.Tags = append(r.Tags, "t3") },
+		"analyzedAt":    func(r *record.Record) { r.AnalyzedAt = "2020-01-01T00:00:00Z" },
+	}
+	for name, edit := range hidden {
+		if sum(edit) != base {
+			t.Errorf("Sum changes with the %s, which no listing shows", name)
+		}
 	}
 }

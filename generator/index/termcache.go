@@ -1,0 +1,250 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// The term cache keeps, for each dictionary shard of the export, the
+// postings of the shard's terms as the export read them from bleve, in a
+// file of the index folder named by the shard's content hash.
+//
+// Why: an incremental export re-encodes every shard that holds a term of
+// a changed record, and such a shard's other terms (a hundred or so for
+// each of the record's) did not change. Reading each of them from bleve
+// again costs a term field reader over every segment, about 70 µs a term
+// however short its list: most of a one-record export. A term whose
+// cached postings hold no changed record, and that no changed record now
+// holds, has the postings it had; the cache gives them at the cost of a
+// decode.
+//
+// A shard's hash names its bytes, and those bytes encode every posting
+// of its terms (doc numbers, frequencies, exact norms, bleve's df), so a
+// cache file is valid for as long as a shard of that hash is: it is
+// written once, never updated, and files of shards no longer exported are
+// removed when the export state is saved. A file that fails its checksum
+// is not used (its terms are read from bleve).
+
+const termCacheDir = "terms"
+
+var termCacheMagic = []byte("errdocs-terms-1\n")
+
+// dupDF marks a cache entry whose (field, term) appears twice in a shard
+// (two raw terms with one valid-UTF-8 form): not used.
+const dupDF = math.MaxUint64
+
+// appendCachedTerm appends a term's postings in the cache file's format:
+// uvarint field, term, df, n; then per posting the doc gap, the frequency
+// and the field length whose norm bleve stored (0 then the float32 bits
+// when no length reproduces it).
+func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(ft.field))
+	b = binary.AppendUvarint(b, uint64(len(ft.term)))
+	b = append(b, ft.term...)
+	b = binary.AppendUvarint(b, ft.df)
+	b = binary.AppendUvarint(b, uint64(len(ft.posts)))
+	prev := uint32(0)
+	for _, p := range ft.posts {
+		b = binary.AppendUvarint(b, uint64(p.doc-prev))
+		prev = p.doc
+		b = binary.AppendUvarint(b, uint64(p.freq))
+		if l, ok := normCode(float64(p.norm)); ok {
+			b = binary.AppendUvarint(b, l)
+		} else {
+			b = binary.AppendUvarint(b, 0)
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
+		}
+	}
+	return b
+}
+
+// writeTermCache writes a shard's cache file, unless one of that name is
+// there already (its content is the same: the name is the shard's hash).
+func writeTermCache(dir, hash string, body []byte) error {
+	path := filepath.Join(dir, hash)
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b := make([]byte, 0, len(termCacheMagic)+len(body)+4)
+	b = append(append(b, termCacheMagic...), body...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+var errTermCache = errors.New("index: term cache file damaged")
+
+// readTermCache decodes a shard's cache file: (field, term) → postings.
+func readTermCache(path string) (map[string]fieldTerm, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < len(termCacheMagic)+4 || !bytes.HasPrefix(b, termCacheMagic) ||
+		crc32.ChecksumIEEE(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, errTermCache
+	}
+	b = b[len(termCacheMagic) : len(b)-4]
+	out := map[string]fieldTerm{}
+	uv := func() uint64 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	for len(b) > 0 {
+		field := int(uv())
+		tl := uv()
+		if uint64(len(b)) < tl {
+			return nil, errTermCache
+		}
+		term := string(b[:tl])
+		b = b[tl:]
+		df := uv()
+		n := uv()
+		if n > uint64(len(b)) { // every posting takes at least a byte
+			return nil, errTermCache
+		}
+		ft := fieldTerm{term: term, field: field, df: df, posts: make([]posting, n)}
+		doc := uint32(0)
+		for i := range ft.posts {
+			doc += uint32(uv())
+			freq := uv()
+			var norm float32
+			if l := uv(); l > 0 {
+				norm = float32(1 / math.Sqrt(float64(l)))
+			} else {
+				if len(b) < 4 {
+					return nil, errTermCache
+				}
+				norm = math.Float32frombits(binary.LittleEndian.Uint32(b))
+				b = b[4:]
+			}
+			ft.posts[i] = posting{doc: doc, freq: uint32(freq), norm: norm}
+		}
+		if b == nil {
+			return nil, errTermCache
+		}
+		key := cacheKey(field, term)
+		if _, dup := out[key]; dup {
+			ft = fieldTerm{df: dupDF}
+		}
+		out[key] = ft
+	}
+	return out, nil
+}
+
+func cacheKey(field int, term string) string {
+	return strconv.Itoa(field) + "\x00" + term
+}
+
+// termCache serves an incremental export the unchanged terms of the
+// previous export's shards.
+type termCache struct {
+	dir     string
+	firsts  []string // first term of each previous shard
+	hashes  []string // and its hash, the cache file's name
+	changed []uint32 // doc numbers of the changed records, sorted
+	fresh   []map[string]bool
+	mu      sync.Mutex
+	shards  map[int]*cachedShard
+	hits    atomic.Int64
+}
+
+type cachedShard struct {
+	once  sync.Once
+	mu    sync.Mutex
+	terms map[string]fieldTerm
+}
+
+// newTermCache makes the cache of an incremental export: prev is the
+// previous export's shards, changed the changed records' doc numbers, and
+// fresh the terms those records hold now, per field.
+func newTermCache(dir string, prev []shardOut, changed []uint32, fresh []map[string]bool) *termCache {
+	c := &termCache{dir: dir, changed: changed, fresh: fresh, shards: map[int]*cachedShard{}}
+	for _, sh := range prev {
+		c.firsts = append(c.firsts, sh.First)
+		c.hashes = append(c.hashes, sh.Hash)
+	}
+	return c
+}
+
+// get returns the term's postings when the cache holds them and they
+// cannot have changed. Each is given once (the caller owns the slice).
+func (c *termCache) get(field int, term string) (fieldTerm, bool) {
+	if c == nil || len(c.firsts) == 0 || c.fresh[field][term] {
+		return fieldTerm{}, false
+	}
+	k := max(sort.SearchStrings(c.firsts, term), 1) - 1
+	if k+1 < len(c.firsts) && c.firsts[k+1] == term {
+		k++
+	}
+	c.mu.Lock()
+	cs := c.shards[k]
+	if cs == nil {
+		cs = &cachedShard{}
+		c.shards[k] = cs
+	}
+	c.mu.Unlock()
+	cs.once.Do(func() {
+		cs.terms, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
+	})
+	key := cacheKey(field, term)
+	cs.mu.Lock()
+	ft, ok := cs.terms[key]
+	delete(cs.terms, key)
+	cs.mu.Unlock()
+	if !ok || ft.df == dupDF {
+		return fieldTerm{}, false
+	}
+	for _, d := range c.changed {
+		if _, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
+			return fieldTerm{}, false
+		}
+	}
+	c.hits.Add(1)
+	return ft, true
+}
+
+// pruneTermCache removes the cache files of shards the export no longer
+// has.
+func pruneTermCache(dir string, shards []shardOut) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	keep := make(map[string]bool, len(shards))
+	for _, sh := range shards {
+		keep[sh.Hash] = true
+	}
+	for _, e := range ents {
+		if !keep[e.Name()] {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
