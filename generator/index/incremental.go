@@ -44,10 +44,11 @@ type exportState struct {
 	MHashes   []string // pattern files m/NNNN
 	Unusable  []uint64 // docs whose messagePattern the client cannot run
 	Filters   *filterOut
+	IDNames   map[string]string // id index files: key → hash
 }
 
 const (
-	exportStateVersion = 4 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept
+	exportStateVersion = 5 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept; 5: id index kept
 	exportStateFile    = "export.gob"
 	// maxIncremental bounds the changed records of an incremental export;
 	// beyond it a whole export is about as fast.
@@ -298,6 +299,17 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 	}
 	return inc
+}
+
+// hasAll reports whether the files named by names (key → hash, under
+// dir) are all in the published site as written.
+func (inc *incremental) hasAll(dir string, names map[string]string) bool {
+	for key, h := range names {
+		if !inc.opts.Has(dir + "/" + key + "." + h + ".js") {
+			return false
+		}
+	}
+	return true
 }
 
 // keep keeps a content-named file of the previous export, once: two

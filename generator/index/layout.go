@@ -271,9 +271,61 @@ func (l *shardWriter) boundary() bool {
 	return l.bytes > 0 && (l.dCut && (ps.cut || ps.w.len() == 0) || l.bytes >= 2*l.opts.DictShardBytes)
 }
 
+// preparedTerm is the part of a dictionary entry that depends on the
+// term's postings alone: its impact head and its long lists' tail blocks,
+// encoded. The postings readers prepare terms beside one another
+// (readGroup); the layout, which places them in files, is one goroutine,
+// and was most of an export's time when it encoded them too.
+type preparedTerm struct {
+	long      []int // indexes into the group of its long lists
+	head      *termHead
+	headEnc   cvWriter
+	nTail     []int            // by group index: postings left after the head
+	blocks    [][]encodedBlock // by group index: a long list's tail blocks
+	fallbacks int              // norms written as raw bits
+}
+
+// prepareTerm prepares a term's group (fields ascending) for addTerm.
+func prepareTerm(group []fieldTerm, opts ExportOptions, docCount uint64) *preparedTerm {
+	pt := &preparedTerm{nTail: make([]int, len(group)), blocks: make([][]encodedBlock, len(group))}
+	// The term's long lists (more than InlineMax postings) share one
+	// impact head: the HeadSize documents of largest weight over all of
+	// them (termHead), each with its postings in every one of those
+	// fields, first in the term's postings. The rest of each list goes in
+	// doc-ordered blocks of BlockSize postings after it.
+	total := 0
+	for i, ft := range group {
+		if len(ft.posts) > opts.InlineMax {
+			pt.long = append(pt.long, i)
+			total += len(ft.posts)
+		}
+	}
+	tails := make([][]posting, len(group))
+	for _, i := range pt.long {
+		tails[i] = group[i].posts
+	}
+	if len(pt.long) > 0 && total >= opts.HeadMin {
+		pt.head, tails = termHeadOf(group, pt.long, docCount, opts.HeadSize)
+		pt.fallbacks += pt.head.encode(&pt.headEnc)
+	}
+	bs := opts.BlockSize
+	for _, i := range pt.long {
+		posts := tails[i]
+		pt.nTail[i] = len(posts)
+		for lo := 0; lo < len(posts); lo += bs {
+			blk := posts[lo:min(lo+bs, len(posts))]
+			var enc cvWriter
+			pt.fallbacks += enc.putPostings(blk, blk[0].doc)
+			pt.blocks[i] = append(pt.blocks[i], encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), tfMax(bestImpact(blk))})
+		}
+	}
+	return pt
+}
+
 // addTerm adds one dictionary entry: a term with every field it occurs in
 // (group, fields ascending), plus the prefix lists whose first term it is.
-func (l *shardWriter) addTerm(group []fieldTerm) error {
+// pt is the group prepared (nil: prepared here).
+func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 	if l.cacheDir != "" {
 		for i := range group {
 			l.cacheBuf = appendCachedTerm(l.cacheBuf, &group[i])
@@ -288,31 +340,17 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 			return err
 		}
 	}
-	// The term's long lists (more than InlineMax postings) share one
-	// impact head: the HeadSize documents of largest weight over all of
-	// them (termHead), each with its postings in every one of those
-	// fields, first in the term's postings. The rest of each list goes in
-	// doc-ordered blocks of BlockSize postings after it.
-	var long []int
-	total := 0
-	for i, ft := range group {
+	if pt == nil {
+		pt = prepareTerm(group, opts, l.docCount)
+	}
+	for _, ft := range group {
 		st.Postings += len(ft.posts)
 		for _, p := range ft.posts {
 			l.mark(p.doc)
 		}
-		if len(ft.posts) > opts.InlineMax {
-			long = append(long, i)
-			total += len(ft.posts)
-		}
 	}
-	var head *termHead
-	tails := make([][]posting, len(group))
-	for _, i := range long {
-		tails[i] = group[i].posts
-	}
-	if len(long) > 0 && total >= opts.HeadMin {
-		head, tails = l.termHead(group, long)
-	}
+	st.NormFallbacks += pt.fallbacks
+	head := pt.head
 	before := l.enc.len()
 	l.enc.put(uint64(len(group)))
 	if head == nil {
@@ -324,8 +362,7 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 		if err != nil {
 			return err
 		}
-		var enc cvWriter
-		st.NormFallbacks += head.encode(&enc)
+		enc := pt.headEnc
 		l.enc.put(1)
 		l.enc.put(uint64(ps.idx))
 		l.enc.put(uint64(ps.w.len()))
@@ -354,12 +391,9 @@ func (l *shardWriter) addTerm(group []fieldTerm) error {
 			}
 			j++
 		}
-		posts := tails[i]
-		err := l.putList(&l.enc, termStream, false, ft.term+"\x00"+Fields[ft.field].Name, len(posts), nil, hmax, func(lo, hi int) encodedBlock {
-			blk := posts[lo:hi]
-			var enc cvWriter
-			st.NormFallbacks += enc.putPostings(blk, blk[0].doc)
-			return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), tfMax(bestImpact(blk))}
+		blocks := pt.blocks[i]
+		err := l.putList(&l.enc, termStream, false, ft.term+"\x00"+Fields[ft.field].Name, pt.nTail[i], nil, hmax, func(lo, hi int) encodedBlock {
+			return blocks[lo/opts.BlockSize]
 		})
 		if err != nil {
 			return err
@@ -435,9 +469,13 @@ type termHead struct {
 // the heads of its words, and a head gives all their postings of the
 // word: such a document's score needs no tail block of that word.
 func (l *shardWriter) termHead(group []fieldTerm, long []int) (*termHead, [][]posting) {
+	return termHeadOf(group, long, l.docCount, l.opts.HeadSize)
+}
+
+func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*termHead, [][]posting) {
 	w := make([]float64, len(long))
 	for j, i := range long {
-		idf := 1 + math.Log(float64(l.docCount)/float64(group[i].df+1))
+		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
 		w[j] = Fields[group[i].field].Boost * idf * idf
 	}
 	// the documents of the long lists in doc order, with their weights
@@ -466,7 +504,7 @@ func (l *shardWriter) termHead(group []fieldTerm, long []int) (*termHead, [][]po
 		docs = append(docs, d)
 		wts = append(wts, wt*float64(m))
 	}
-	in := topN(len(docs), l.opts.HeadSize, func(a, b int32) bool {
+	in := topN(len(docs), headSize, func(a, b int32) bool {
 		if wts[a] != wts[b] {
 			return wts[a] < wts[b]
 		}

@@ -107,7 +107,8 @@ type termGroup struct {
 	from  []*rangeRead
 
 	fts  []fieldTerm // read: fields with live postings
-	vls  []*vlist    // read: prefix lists built from ranges
+	pre  *preparedTerm
+	vls  []*vlist // read: prefix lists built from ranges
 	err  error
 	done chan struct{}
 }
@@ -241,7 +242,8 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 type postingsReader struct {
 	r     bindex.IndexReader
 	nums  *docNumbers
-	cache *termCache // unchanged terms of the previous export (nil: none)
+	cache *termCache    // unchanged terms of the previous export (nil: none)
+	opts  ExportOptions // to prepare terms (prepareTerm); BlockSize 0: not prepared
 }
 
 func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
@@ -368,6 +370,9 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 			g.fts = append(g.fts, ft)
 		}
 	}
+	if len(g.fts) > 0 && pr.opts.BlockSize > 0 {
+		g.pre = prepareTerm(g.fts, pr.opts, docCount)
+	}
 	for i, rg := range g.ranges {
 		rr := g.reads[i]
 		var terms []*fieldTerm
@@ -451,7 +456,7 @@ func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []pre
 				close(stop)
 			}
 		}
-		g.fts, g.vls = nil, nil
+		g.fts, g.vls, g.pre = nil, nil, nil
 	}
 	wg.Wait()
 	if err == errDone {
@@ -485,7 +490,7 @@ func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, 
 		if stop != nil && l.boundary() && !l.pendingLists(from) && stop(g.term) {
 			return errDone
 		}
-		return l.addTerm(g.fts)
+		return l.addTerm(g.fts, g.pre)
 	})
 	if err != nil {
 		return err
