@@ -115,6 +115,7 @@ type loc struct{ file, index int32 }
 
 type dataset struct {
 	raws [][32]byte // sha256 of each record's JSON as read, by site index
+	ids  []string   // each record's id, by site index
 	// Where each valid record was read, so a second pass can read just the
 	// files it needs: the records themselves are not kept, since half a
 	// million of them would not fit the memory budget.
@@ -368,6 +369,7 @@ func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog
 	}
 	ds.locs = append(ds.locs, l)
 	ds.raws = append(ds.raws, raw)
+	ds.ids = append(ds.ids, sum.ID)
 	if rep.Read%1000 == 0 {
 		c.Progress("read", rep.Read, 0)
 	}

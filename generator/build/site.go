@@ -66,6 +66,105 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
 		return rep, fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", rep.Rejected, rep.FileErrors, ErrRejected)
 	}
+	out, err := write.Begin(c.Out)
+	if err != nil {
+		return rep, err
+	}
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
+	assets, err := writeAssets(out, c.Static)
+	if err != nil {
+		return rep, err
+	}
+	global, gerr := globalKey(&c, assets)
+	prev := &pageCache{Entries: map[string]cacheEntry{}}
+	var prevBytes []byte
+	if lc := <-pcLoaded; gerr == nil {
+		prev, prevBytes = lc.pc, lc.data
+		out.Known(lc.onDisk)
+	}
+	// The cache describes the site only if no other build changed it since.
+	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
+		prev = &pageCache{Entries: map[string]cacheEntry{}}
+	}
+	timer.done("cache")
+
+	// The search export's files are noted in the page cache once the
+	// dataset key is known (it may be made before, on its own goroutine).
+	var exportMu sync.Mutex
+	var exportRels []string
+	addExport := func(rel string) {
+		exportMu.Lock()
+		exportRels = append(exportRels, rel)
+		exportMu.Unlock()
+	}
+	exported := false
+	doExport := func(idx *index.Index) error {
+		// The export may keep the files of the previous one that no changed
+		// record touches, when they are in the published site as written.
+		has := func(rel string) bool {
+			e, ok := prev.Entries[rel]
+			return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
+		}
+		keep := func(rel string) bool {
+			e, ok := prev.Entries[rel]
+			if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
+				return false
+			}
+			addExport(rel)
+			return true
+		}
+		emit := func(rel string, data []byte) error {
+			addExport(rel)
+			return out.WriteFile(rel, data)
+		}
+		prevMarker, _ := out.Previous()
+		est, err := idx.Export(exportWriter(emit), index.ExportOptions{
+			Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
+			Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
+		})
+		if err != nil {
+			return err
+		}
+		rep.Unusable = est.PatternErrors
+		exported = true
+		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
+		if est.Incremental {
+			rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded, %d files written, %d kept", est.Shards, est.ShardsTotal, est.Files, est.Kept)
+		}
+		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+		rep.Search += fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",
+			ms(est.Duration), ms(est.ReadTime), ms(est.ShardTime), est.CachedTerms, ms(est.FilterTime))
+		return nil
+	}
+
+	// A rebuild that changes a few records updates the search index and
+	// exports it on a goroutine of its own, beside the site model, the
+	// record pages and the listings, none of which it needs: on a
+	// one-record rebuild of 100,000 records the export is half the time.
+	var idx *index.Index
+	var early *earlyExport
+	if gerr == nil && prev.Indexed != nil {
+		if early, err = startEarlyExport(&c, ds, prev, doExport); err != nil {
+			return rep, err
+		}
+	}
+	if early != nil {
+		idx = early.idx
+		// Closed once the goroutine is done (LIFO: after the wait below).
+		defer func() {
+			if idx != nil {
+				idx.Close()
+			}
+		}()
+		// Whatever happens, the goroutine is done before the site is
+		// aborted or published: it writes into it.
+		defer early.wait()
+	}
+
 	rc := newRelatedCache(filepath.Join(c.CacheDir, "model"))
 	if rc != nil {
 		ds.builder.Related = rc
@@ -76,20 +175,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("model")
 
-	out, err := write.Begin(c.Out)
-	if err != nil {
-		return rep, err
-	}
-	defer func() {
-		if err != nil {
-			out.Abort()
-		}
-	}()
-
-	assets, err := writeAssets(out, c.Static)
-	if err != nil {
-		return rep, err
-	}
 	hl, err := highlight.New(highlight.Options{CacheDir: filepath.Join(c.CacheDir, "highlight")})
 	if err != nil {
 		return rep, err
@@ -104,17 +189,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("setup")
 
-	global, gerr := globalKey(&c, assets)
-	prev := &pageCache{Entries: map[string]cacheEntry{}}
-	var prevBytes []byte
-	if lc := <-pcLoaded; gerr == nil {
-		prev, prevBytes = lc.pc, lc.data
-		out.Known(lc.onDisk)
-	}
-	// The cache describes the site only if no other build changed it since.
-	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
-		prev = &pageCache{Entries: map[string]cacheEntry{}}
-	}
 	out.Expect(len(prev.Entries))
 	next := &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
 	var nextMu sync.Mutex
@@ -127,7 +201,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if gerr == nil {
 		r.SetCache(newListingCache(global, prev, out, noteEntry))
 	}
-	timer.done("cache")
 
 	// Which record pages must be rendered: those whose inputs changed or
 	// whose file is no longer on disk as written.
@@ -165,14 +238,13 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return out.WriteFile(rel, data)
 		}
 	}
-	exportKept := prev.reuseAll(out, kindExport, dkey)
+	exportKept := early == nil && prev.reuseAll(out, kindExport, dkey)
 	timer.done("check")
 
 	// The second pass reads records again, for the pages to render and, when
 	// the search index must change, for the index: all files then, else only
 	// the files that hold a page to render.
-	var idx *index.Index
-	if !exportKept {
+	if !exportKept && early == nil {
 		if idx, err = index.Open(filepath.Join(c.CacheDir, "index")); err != nil {
 			return rep, err
 		}
@@ -253,34 +325,28 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// was last updated, when the cache says which; else from all of them.
 	var changed map[int32]bool
 	present := 0 // records of the dataset that the index holds
-	if idx != nil && prev.Indexed != nil && idx.Len() == len(prev.Indexed) {
-		changed = map[int32]bool{}
-		for i := range s.Summaries {
-			id := s.Summaries[i].ID
-			if h, ok := prev.Indexed[id]; ok && h == ds.raws[i] && idx.Has(id) {
-				present++
-				continue
-			}
-			changed[int32(i)] = true
-			if idx.Has(id) {
-				present++
-			}
-		}
+	// With an early export, its goroutine updates the index: pages only here.
+	streamIdx := idx
+	if early != nil {
+		streamIdx = nil
+	}
+	if streamIdx != nil && prev.Indexed != nil && streamIdx.Len() == len(prev.Indexed) {
+		changed, present = changedRecords(ds, prev, streamIdx)
 	}
 	var streamErr error
 	switch {
-	case idx != nil && changed == nil:
+	case streamIdx != nil && changed == nil:
 		all := func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
 		}
-		if idx.Len() == 0 {
+		if streamIdx.Len() == 0 {
 			// Nothing to delete: Apply spares the set of every id that
 			// Sync keeps to know what to delete.
-			_, err = idx.Apply(all, func(string) bool { return true })
+			_, err = streamIdx.Apply(all, func(string) bool { return true })
 		} else {
-			_, err = idx.Sync(all)
+			_, err = streamIdx.Sync(all)
 		}
-	case idx != nil || nNeed > 0:
+	case streamIdx != nil || nNeed > 0:
 		only := map[int32]bool{}
 		for i, ok := range need {
 			if ok {
@@ -292,7 +358,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		}
 		if len(only) == 0 {
 			only = nil
-			if idx == nil {
+			if streamIdx == nil {
 				break
 			}
 		}
@@ -307,19 +373,11 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 				return visit(i, raw, nil)
 			})
 		}
-		if idx != nil {
+		if streamIdx != nil {
 			// Ids are unique: when the index holds as many records of the
 			// dataset as it holds records, it holds none other, and no
 			// record is deleted.
-			keep := func(string) bool { return true }
-			if present != idx.Len() {
-				ids := make(map[string]bool, len(s.Summaries))
-				for i := range s.Summaries {
-					ids[s.Summaries[i].ID] = true
-				}
-				keep = func(id string) bool { return ids[id] }
-			}
-			_, err = idx.Apply(each, keep)
+			_, err = streamIdx.Apply(each, keepIDs(ds, present, streamIdx))
 		} else {
 			each(func(*record.Record) bool { return true })
 		}
@@ -338,7 +396,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	timer.done("render+index")
 
-	exported := false
 	runExport := func() error {
 		if exportKept {
 			// The dataset is as it was when the search index was last exported,
@@ -346,45 +403,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			copyKind(prev, next, kindExport)
 			rep.Unusable = prev.Unusable
 			rep.Search = "kept whole (no record changed)"
-		} else {
-			// The export may keep the files of the previous one that no changed
-			// record touches, when they are in the published site as written.
-			has := func(rel string) bool {
-				e, ok := prev.Entries[rel]
-				return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
-			}
-			keep := func(rel string) bool {
-				e, ok := prev.Entries[rel]
-				if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
-					return false
-				}
-				note(rel, kindExport, dkey)
-				return true
-			}
-			prevMarker, _ := out.Previous()
-			est, err := idx.Export(exportWriter(emitAs(kindExport)), index.ExportOptions{
-				Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
-				Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
-			})
-			if err != nil {
-				return err
-			}
-			rep.Unusable = est.PatternErrors
-			exported = true
-			rep.Search = fmt.Sprintf("whole, %d files", est.Files)
-			if est.Incremental {
-				rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded, %d files written, %d kept", est.Shards, est.ShardsTotal, est.Files, est.Kept)
-			}
-			ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-			rep.Search += fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",
-				ms(est.Duration), ms(est.ReadTime), ms(est.ShardTime), est.CachedTerms, ms(est.FilterTime))
+			return nil
 		}
-		return nil
+		return doExport(idx)
 	}
 	// A small (incremental) export runs beside the listings: it needs
 	// little memory, and on a one-record rebuild the two are most of the
 	// time left. A whole export runs alone, after the model's last use.
-	overlap := !exportKept && idx.Incremental()
+	overlap := early == nil && !exportKept && idx.Incremental()
 	exportDone := make(chan error, 1)
 	if overlap {
 		go func() { exportDone <- runExport() }()
@@ -406,9 +432,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		return rep, err
 	}
-	if overlap {
+	switch {
+	case overlap:
 		timer.done("listings+export")
-	} else {
+	case early != nil:
+		timer.done("listings")
+		// The early export, begun before the model: what is left of it.
+		if err := early.wait(); err != nil {
+			return rep, err
+		}
+		timer.done("export (rest)")
+	default:
 		timer.done("listings")
 	}
 
@@ -420,11 +454,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
 	}
 
-	if !overlap {
+	if !overlap && !exported && (early == nil || !early.exported) {
 		if err := runExport(); err != nil {
 			return rep, err
 		}
 		timer.done("export")
+	}
+	// The export's files, under the dataset key (not a listing's).
+	for _, rel := range exportRels {
+		if _, ok := next.Entries[rel]; !ok {
+			next.Entries[rel] = cacheEntry{Kind: kindExport, Key: dkey}
+		}
 	}
 	next.Unusable = rep.Unusable
 

@@ -1,0 +1,131 @@
+package build
+
+import (
+	"path/filepath"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// An early export updates the search index with the few records that
+// changed and exports it on a goroutine of its own, started as soon as the
+// records are read and the page cache says what the index holds: the site
+// model, the record pages and the listings need neither, and on a
+// one-record rebuild the export is about half of the build.
+type earlyExport struct {
+	idx      *index.Index
+	done     chan struct{}
+	err      error
+	exported bool // the export was made; else the build makes it later, whole
+}
+
+// maxEarly bounds the records an early export updates: with more, the
+// export is likely whole, and made after the site model's last use, when
+// its memory is free (at half a million records it needs it).
+const maxEarly = 2000
+
+// wait waits for the goroutine and returns its error.
+func (e *earlyExport) wait() error {
+	<-e.done
+	return e.err
+}
+
+// startEarlyExport starts an early export when between 1 and maxEarly
+// records differ from what the index holds and the index holds as many
+// records as the page cache says; else it returns nil, and the build
+// updates the index and exports as it reads the records for the pages.
+func startEarlyExport(c *Config, ds *dataset, prev *pageCache, export func(*index.Index) error) (*earlyExport, error) {
+	n := 0
+	for i, id := range ds.ids {
+		if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] {
+			if n++; n > maxEarly {
+				return nil, nil
+			}
+		}
+	}
+	if n == 0 {
+		// Nothing to index: the export is kept, or made from the index as
+		// it is (the build decides, by the dataset key).
+		return nil, nil
+	}
+	idx, err := index.Open(filepath.Join(c.CacheDir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	if idx.Len() != len(prev.Indexed) {
+		idx.Close()
+		return nil, nil
+	}
+	changed, present := changedRecords(ds, prev, idx)
+	idx.BatchSize = 1000
+	e := &earlyExport{idx: idx, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		only := map[int32]bool{}
+		for i := range changed {
+			only[ds.locOf(i).file] = true
+		}
+		var streamErr error
+		each := func(yield func(*record.Record) bool) {
+			streamErr = ds.stream(c, only, func(i int32, raw []byte) error {
+				if !changed[i] {
+					return nil
+				}
+				rec, err := decode(raw)
+				if err != nil {
+					return err
+				}
+				if !yield(rec) {
+					return errStop
+				}
+				return nil
+			})
+		}
+		if _, err := idx.Apply(each, keepIDs(ds, present, idx)); err != nil {
+			e.err = err
+			return
+		}
+		if streamErr != nil && streamErr != errStop {
+			e.err = streamErr
+			return
+		}
+		if !idx.Incremental() {
+			return // a whole export: the build makes it after the listings
+		}
+		e.err = export(idx)
+		e.exported = e.err == nil
+	}()
+	return e, nil
+}
+
+// changedRecords returns the records (by site index) that differ from
+// what the index holds, and how many records of the dataset it holds.
+func changedRecords(ds *dataset, prev *pageCache, idx *index.Index) (map[int32]bool, int) {
+	changed := map[int32]bool{}
+	present := 0
+	for i, id := range ds.ids {
+		if h, ok := prev.Indexed[id]; ok && h == ds.raws[i] && idx.Has(id) {
+			present++
+			continue
+		}
+		changed[int32(i)] = true
+		if idx.Has(id) {
+			present++
+		}
+	}
+	return changed, present
+}
+
+// keepIDs says which of the index's records to keep: all when it holds as
+// many records of the dataset as it holds records (ids are unique), else
+// those of the dataset.
+func keepIDs(ds *dataset, present int, idx *index.Index) func(string) bool {
+	if present == idx.Len() {
+		return func(string) bool { return true }
+	}
+	ids := make(map[string]bool, len(ds.ids))
+	for _, id := range ds.ids {
+		ids[id] = true
+	}
+	return func(id string) bool { return ids[id] }
+}
