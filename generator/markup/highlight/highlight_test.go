@@ -295,6 +295,12 @@ func TestCache(t *testing.T) {
 		t.Fatalf("cache folder holds packs %v and indexes %v, want one of each", packs, idxs)
 	}
 
+	// Close leaves the index sorted by key: a later build's lookups
+	// bisect it with no sort of their own.
+	if idx, _ := os.ReadFile(idxs[0]); !indexSorted(idx) {
+		t.Error("Close left the pack index unsorted")
+	}
+
 	// A new highlighter (a later build) reads the disk.
 	h2 := newH(t, highlight.Options{CacheDir: dir})
 	if out := excerpt(t, h2, s.SourceCode, s.FilePath, s.SourceCodeStart, s.LineNumber); out != ref {
@@ -331,12 +337,7 @@ func TestCache(t *testing.T) {
 		t.Errorf("through an unsorted index: %+v, want 3 disk hits", st)
 	}
 	h4.Close()
-	got, _ := os.ReadFile(idxs[0])
-	sorted := len(got) == len(idx)
-	for i := entry; sorted && i < len(got); i += entry {
-		sorted = bytes.Compare(got[i-entry:i-entry+32], got[i:i+32]) < 0
-	}
-	if !sorted {
+	if got, _ := os.ReadFile(idxs[0]); len(got) != len(idx) || !indexSorted(got) {
 		t.Error("the unsorted index was not rewritten sorted")
 	}
 
@@ -607,4 +608,19 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
+}
+
+// indexSorted reports whether a pack index's 44-byte entries are in
+// strictly increasing key order (the key: their first 32 bytes).
+func indexSorted(idx []byte) bool {
+	const entry = 44
+	if len(idx)%entry != 0 {
+		return false
+	}
+	for i := entry; i < len(idx); i += entry {
+		if bytes.Compare(idx[i-entry:i-entry+32], idx[i:i+32]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
