@@ -483,19 +483,23 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	// What the export leaves for the next one is valid for this site; a
 	// state that cannot be saved only makes the next export whole.
+	// Saved (and the index closed) beside the page cache's saving.
 	prevMarker, _ := out.Previous()
-	if exported {
-		err = idx.SaveExportState(fmt.Sprint(next.Marker))
-	} else {
-		err = index.MoveExportState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
-	}
-	if err != nil {
-		c.Problem("search export state: " + err.Error())
-	}
-	if idx != nil {
-		idx.Close()
-		idx = nil
-	}
+	stateIdx := idx
+	idx = nil // closed below, not by the deferred Close
+	stateDone := make(chan error, 1)
+	go func() {
+		var err error
+		if exported {
+			err = stateIdx.SaveExportState(fmt.Sprint(next.Marker))
+		} else {
+			err = index.MoveExportState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
+		}
+		if stateIdx != nil {
+			stateIdx.Close()
+		}
+		stateDone <- err
+	}()
 	// The record pages are noted only now: half a million entries in the
 	// table would have been held through rendering and the export.
 	for i, rel := range rels {
@@ -516,6 +520,9 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		if err := savePageCache(pcPath, next, prev, prevBytes); err != nil {
 			c.Problem("page cache: " + err.Error())
 		}
+	}
+	if err := <-stateDone; err != nil {
+		c.Problem("search export state: " + err.Error())
 	}
 	st := out.Stats()
 	rep.Written, rep.Unchanged, rep.Removed, rep.Bytes, rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode

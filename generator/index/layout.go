@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
@@ -479,9 +480,12 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 		w[j] = Fields[group[i].field].Boost * idf * idf
 	}
 	// the documents of the long lists in doc order, with their weights
-	// (a merge of the lists, each in doc order)
-	var docs []uint32
-	var wts []float64
+	// (a merge of the lists, each in doc order), in buffers kept from
+	// term to term: a common word's run a hundred thousand long
+	sc := headScratch.Get().(*headBuffers)
+	defer headScratch.Put(sc)
+	docs, wts := sc.docs[:0], sc.wts[:0]
+	defer func() { sc.docs, sc.wts = docs[:0], wts[:0] }()
 	pos := make([]int, len(long))
 	for {
 		d, m, wt := uint32(math.MaxUint32), 0, 0.0
@@ -547,6 +551,14 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 	}
 	return h, tails
 }
+
+// headBuffers are termHeadOf's working lists, reused (headScratch).
+type headBuffers struct {
+	docs []uint32
+	wts  []float64
+}
+
+var headScratch = sync.Pool{New: func() any { return new(headBuffers) }}
 
 // best returns the head's posting of largest impact in long list j.
 func (h *termHead) best(j int) (posting, bool) {

@@ -74,7 +74,13 @@ func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64) *vlist {
 	}
 	radixSort(all, func(e entry) uint32 { return e.doc })
 	ents := make([]vent, len(all))
-	var posts []vposting
+	docs := 0
+	for i := range all {
+		if i == 0 || all[i].doc != all[i-1].doc {
+			docs++
+		}
+	}
+	posts := make([]vposting, 0, docs)
 	for i := 0; i < len(all); {
 		j := i
 		vp := vposting{doc: all[i].doc}
