@@ -99,6 +99,12 @@ type page struct {
 // record files that gained, lost or changed a record.
 func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) error {
 	var records, bindings []page
+	// Each record's time, parsed once: the binding pages take the newest
+	// of their records', and a record is on several (repo, tags, family).
+	times := make([]time.Time, len(s.Summaries))
+	for i := range s.Summaries {
+		times[i] = parseTime(s.Summaries[i].AnalyzedAt)
+	}
 	for i := range s.Summaries {
 		sum := &s.Summaries[i]
 		// Only pages left indexable are listed: a record that points its
@@ -107,9 +113,9 @@ func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) e
 		if s.Canonical(int32(i)) != int32(i) || sum.Thin() {
 			continue
 		}
-		records = append(records, page{sum.Path(), parseTime(sum.AnalyzedAt)})
+		records = append(records, page{sum.Path(), times[i]})
 	}
-	bindings = bindingPages(s)
+	bindings = bindingPages(s, times)
 
 	var index []sitemapRef
 	for _, set := range []struct {
@@ -143,8 +149,8 @@ func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) e
 // out: how many there are depends on the page size and on how large the
 // entries render, which only the renderer knows, and a crawler reaches
 // them from the first page's links anyway.
-func bindingPages(s *site.Site) []page {
-	all := newest(s, nil, true)
+func bindingPages(s *site.Site, times []time.Time) []page {
+	all := newest(times, nil, true)
 	out := []page{
 		{"", all},
 		{site.ReposPath, all},
@@ -152,34 +158,34 @@ func bindingPages(s *site.Site) []page {
 		{site.FamiliesPath, all},
 	}
 	for _, r := range s.Repos {
-		out = append(out, page{r.Path(), newest(s, r.Records, false)})
+		out = append(out, page{r.Path(), newest(times, r.Records, false)})
 	}
 	for _, g := range s.Tags {
-		out = append(out, page{site.TagPath(g.Name), newest(s, g.Records, false)})
+		out = append(out, page{site.TagPath(g.Name), newest(times, g.Records, false)})
 	}
 	for _, g := range s.Families {
-		out = append(out, page{site.FamilyPath(g.Name), newest(s, g.Records, false)})
+		out = append(out, page{site.FamilyPath(g.Name), newest(times, g.Records, false)})
 	}
 	return out
 }
 
-// newest returns the latest analyzedAt among the records ids (every
-// record when all is set); zero when none parses.
-func newest(s *site.Site, ids []int32, all bool) time.Time {
+// newest returns the latest of the records ids' times (every record's
+// when all is set); zero when none parses.
+func newest(times []time.Time, ids []int32, all bool) time.Time {
 	var t time.Time
 	see := func(i int) {
-		if at := parseTime(s.Summaries[i].AnalyzedAt); at.After(t) {
+		if at := times[i]; at.After(t) {
 			t = at
 		}
 	}
 	if all {
-		for i := range s.Summaries {
+		for i := range times {
 			see(i)
 		}
 		return t
 	}
 	for _, i := range ids {
-		if int(i) >= 0 && int(i) < len(s.Summaries) {
+		if int(i) >= 0 && int(i) < len(times) {
 			see(int(i))
 		}
 	}
