@@ -24,6 +24,14 @@ type earlyExport struct {
 // its memory is free (at half a million records it needs it).
 const maxEarly = 2000
 
+// maxOverlap is the most records for which a build exports the search
+// index while the site model is alive (early, or beside the listings).
+// Beyond, the export runs alone after the model's last use: at 500,000
+// records the two together held 1.6 GB of live heap, past the soft memory
+// limit (the collector then ran back to back for ten seconds) and the
+// 2 GB budget (2.06 GB peak for a one-record rebuild).
+const maxOverlap = 250000
+
 // wait waits for the goroutine and returns its error.
 func (e *earlyExport) wait() error {
 	<-e.done
@@ -35,6 +43,9 @@ func (e *earlyExport) wait() error {
 // records as the page cache says; else it returns nil, and the build
 // updates the index and exports as it reads the records for the pages.
 func startEarlyExport(c *Config, ds *dataset, prev *pageCache, export func(*index.Index) error) (*earlyExport, error) {
+	if len(ds.ids) > maxOverlap {
+		return nil, nil
+	}
 	n := 0
 	for i, id := range ds.ids {
 		if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] {

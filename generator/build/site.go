@@ -410,7 +410,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// A small (incremental) export runs beside the listings: it needs
 	// little memory, and on a one-record rebuild the two are most of the
 	// time left. A whole export runs alone, after the model's last use.
-	overlap := early == nil && !exportKept && idx.Incremental()
+	overlap := early == nil && !exportKept && idx.Incremental() && len(s.Summaries) <= maxOverlap
 	exportDone := make(chan error, 1)
 	if overlap {
 		go func() { exportDone <- runExport() }()
