@@ -195,6 +195,10 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d terms from the term cache, filters kept: %t",
 			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.CachedTerms, st.FiltersKept)
 		filtersKept = append(filtersKept, st.FiltersKept)
+		// Same numbering: the id index is kept, not written again.
+		if n := st.FilesByKind["i"]; n != 0 {
+			t.Errorf("round %d: %d id index files written, want them kept", round, n)
+		}
 		if st.CachedTerms == 0 {
 			t.Errorf("round %d: no term came from the term cache: the comparison above does not check it", round)
 		}

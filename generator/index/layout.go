@@ -284,11 +284,15 @@ type preparedTerm struct {
 	nTail     []int            // by group index: postings left after the head
 	blocks    [][]encodedBlock // by group index: a long list's tail blocks
 	fallbacks int              // norms written as raw bits
+	cached    []byte           // the group's postings in the term cache's form
 }
 
 // prepareTerm prepares a term's group (fields ascending) for addTerm.
 func prepareTerm(group []fieldTerm, opts ExportOptions, docCount uint64) *preparedTerm {
 	pt := &preparedTerm{nTail: make([]int, len(group)), blocks: make([][]encodedBlock, len(group))}
+	for i := range group {
+		pt.cached = appendCachedTerm(pt.cached, &group[i])
+	}
 	// The term's long lists (more than InlineMax postings) share one
 	// impact head: the HeadSize documents of largest weight over all of
 	// them (termHead), each with its postings in every one of those
@@ -327,11 +331,6 @@ func prepareTerm(group []fieldTerm, opts ExportOptions, docCount uint64) *prepar
 // (group, fields ascending), plus the prefix lists whose first term it is.
 // pt is the group prepared (nil: prepared here).
 func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
-	if l.cacheDir != "" {
-		for i := range group {
-			l.cacheBuf = appendCachedTerm(l.cacheBuf, &group[i])
-		}
-	}
 	opts, st := l.opts, l.st
 	st.Terms += len(group)
 	// Start a new shard before this term at a content-defined boundary, or
@@ -343,6 +342,9 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 	}
 	if pt == nil {
 		pt = prepareTerm(group, opts, l.docCount)
+	}
+	if l.cacheDir != "" {
+		l.cacheBuf = append(l.cacheBuf, pt.cached...)
 	}
 	for _, ft := range group {
 		st.Postings += len(ft.posts)
@@ -460,7 +462,7 @@ type termHead struct {
 	posts [][]posting // [doc][long list j]
 }
 
-// termHead picks the HeadSize documents of largest weight for the term
+// termHeadOf picks the headSize documents of largest weight for the term
 // among its long lists long (indexes into group) and returns the head and,
 // per field of group, the postings left for its tail. A document's weight
 // is what its postings of the term add to a query of the term alone, up
@@ -469,10 +471,6 @@ type termHead struct {
 // go to the smaller doc number. A query's best documents are mostly in
 // the heads of its words, and a head gives all their postings of the
 // word: such a document's score needs no tail block of that word.
-func (l *shardWriter) termHead(group []fieldTerm, long []int) (*termHead, [][]posting) {
-	return termHeadOf(group, long, l.docCount, l.opts.HeadSize)
-}
-
 func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*termHead, [][]posting) {
 	w := make([]float64, len(long))
 	for j, i := range long {

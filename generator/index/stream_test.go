@@ -51,8 +51,7 @@ func TestTermHead(t *testing.T) {
 			group = append(group, ft)
 		}
 		long := []int{0, 1}
-		l := &shardWriter{opts: ExportOptions{HeadSize: headSize}, docCount: docCount}
-		head, tails := l.termHead(group, long)
+		head, tails := termHeadOf(group, long, docCount, headSize)
 
 		weight := map[uint32]float64{}
 		count := map[uint32]int{}
