@@ -39,24 +39,41 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	defer closeRejects()
 	// The page cache is read and decoded while the records are read: it
-	// depends on nothing they give.
+	// depends on nothing they give. So is the search index opened when a
+	// previous build indexed few enough records for an early export (below)
+	// to be possible, and the previous site's files looked at, which the
+	// cache says were written: whether each is still as written is asked
+	// for most of them below.
 	pcPath := pageCachePath(c.CacheDir, c.Out)
-	// So are the previous site's files looked at, which the cache says
-	// were written: whether each is still as written is asked for most of
-	// them below.
 	type loadedCache struct {
-		pc     *pageCache
-		data   []byte
-		onDisk map[string]write.Fingerprint
+		pc      *pageCache
+		data    []byte
+		opening *indexOpening
 	}
 	pcLoaded := make(chan loadedCache, 1)
+	looked := make(chan map[string]write.Fingerprint, 1)
 	go func() {
 		pc, data := loadPageCache(pcPath)
+		var opening *indexOpening
+		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
+			opening = openIndex(filepath.Join(c.CacheDir, "index"))
+		}
+		pcLoaded <- loadedCache{pc, data, opening}
 		rels := make([]string, 0, len(pc.Entries))
 		for rel := range pc.Entries {
 			rels = append(rels, rel)
 		}
-		pcLoaded <- loadedCache{pc, data, write.Look(c.Out, rels, c.Workers)}
+		looked <- write.Look(c.Out, rels, c.Workers)
+	}()
+	// The index opened early is closed on the way out unless a stage took
+	// it, also when the build fails before it got the page cache.
+	var opening *indexOpening
+	gotCache := false
+	defer func() {
+		if !gotCache {
+			opening = (<-pcLoaded).opening
+		}
+		opening.discard()
 	}()
 	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
 	if err != nil {
@@ -82,15 +99,25 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	global, gerr := globalKey(&c, assets)
 	prev := &pageCache{Entries: map[string]cacheEntry{}}
 	var prevBytes []byte
-	if lc := <-pcLoaded; gerr == nil {
+	lc := <-pcLoaded
+	gotCache, opening = true, lc.opening
+	if gerr == nil {
 		prev, prevBytes = lc.pc, lc.data
-		out.Known(lc.onDisk)
 	}
 	// The cache describes the site only if no other build changed it since.
 	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
 		prev = &pageCache{Entries: map[string]cacheEntry{}}
 	}
-	timer.done("cache")
+	// The search index, opened beside the reading when it could be.
+	openIdx := func() (*index.Index, error) {
+		if opening != nil && !opening.taken {
+			return opening.take()
+		}
+		return index.Open(filepath.Join(c.CacheDir, "index"))
+	}
+	// The export asks the site about the previous site's files only once
+	// their fingerprints are known (it may start before).
+	known := make(chan struct{})
 
 	// The search export's files are noted in the page cache once the
 	// dataset key is known (it may be made before, on its own goroutine).
@@ -106,10 +133,12 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		// The export may keep the files of the previous one that no changed
 		// record touches, when they are in the published site as written.
 		has := func(rel string) bool {
+			<-known
 			e, ok := prev.Entries[rel]
 			return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
 		}
 		keep := func(rel string) bool {
+			<-known
 			e, ok := prev.Entries[rel]
 			if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
 				return false
@@ -118,6 +147,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return true
 		}
 		emit := func(rel string, data []byte) error {
+			<-known
 			addExport(rel)
 			return out.WriteFile(rel, data)
 		}
@@ -145,10 +175,12 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// exports it on a goroutine of its own, beside the site model, the
 	// record pages and the listings, none of which it needs: on a
 	// one-record rebuild of 100,000 records the export is half the time.
+	// It starts as soon as the records are read.
 	var idx *index.Index
 	var early *earlyExport
 	if gerr == nil && prev.Indexed != nil {
-		if early, err = startEarlyExport(&c, ds, prev, doExport); err != nil {
+		if early, err = startEarlyExport(&c, ds, prev, openIdx, doExport); err != nil {
+			close(known)
 			return rep, err
 		}
 	}
@@ -164,6 +196,12 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		// aborted or published: it writes into it.
 		defer early.wait()
 	}
+	onDisk := <-looked
+	if gerr == nil {
+		out.Known(onDisk)
+	}
+	close(known)
+	timer.done("cache")
 
 	rc := newRelatedCache(filepath.Join(c.CacheDir, "model"))
 	if rc != nil {
@@ -245,7 +283,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// the search index must change, for the index: all files then, else only
 	// the files that hold a page to render.
 	if !exportKept && early == nil {
-		if idx, err = index.Open(filepath.Join(c.CacheDir, "index")); err != nil {
+		if idx, err = openIdx(); err != nil {
 			return rep, err
 		}
 		// Closed, and let go, as soon as the export state is saved: the
