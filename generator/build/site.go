@@ -163,7 +163,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		exported = true
 		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
 		if est.Incremental {
-			rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded, %d files written, %d kept", est.Shards, est.ShardsTotal, est.Files, est.Kept)
+			rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed), %d files written, %d kept",
+				est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.Files, est.Kept)
 		}
 		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 		rep.Search += fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",

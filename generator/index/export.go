@@ -119,7 +119,14 @@ type ExportStats struct {
 	ShardsTotal   int           // dictionary shards of the export
 	CachedTerms   int           // terms read from the term cache, not bleve
 	FiltersKept   bool          // the filter files of the previous export were kept
-	Duration      time.Duration
+	// Of the terms the changed records hold or held, how many an
+	// incremental export compared with the term cache (CheckedTerms) and
+	// found changed (ChangedTerms); only the shards of the changed ones
+	// are re-encoded. CheckedTerms is 0 when a cache file was missing and
+	// every shard that may have changed was re-encoded.
+	CheckedTerms int
+	ChangedTerms int
+	Duration     time.Duration
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
@@ -145,6 +152,9 @@ type fieldTerm struct {
 	field int
 	df    uint64 // bleve's count, which its idf uses
 	posts []posting
+	// cached, when the postings came from the term cache, is their entry
+	// there, which appendCachedTerm would make again.
+	cached []byte
 }
 
 // Export writes the client-side search files for the current index.
@@ -267,11 +277,15 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}
 	next := &exportState{Version: exportStateVersion, Options: optionsKey(opts), DocCount: docCount,
 		Numbering: numberingKey(ids, sortKeys), Index: ix.sideKey()}
-	inc := ix.planIncremental(opts, next, ids, fields)
-	st.Incremental = inc != nil
 	pr := &postingsReader{r: r, nums: docNum, opts: opts}
+	inc, err := ix.planIncremental(opts, next, ids, fields, pr.readBleve)
+	if err != nil {
+		return st, err
+	}
+	st.Incremental = inc != nil
 	if inc != nil {
-		pr.cache = newTermCache(inc.cacheDir, inc.prev.Shards, inc.changed, ix.freshTerms())
+		pr.cache, pr.preread = inc.cache, inc.preread
+		st.CheckedTerms, st.ChangedTerms = inc.checked, inc.nChanged
 	}
 
 	// Dictionary shards with their postings files (layout.go), term by

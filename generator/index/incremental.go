@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,6 +183,13 @@ type incremental struct {
 	holder   map[string]int // listKey → the previous shard that held the list
 	cacheDir string         // the term cache's folder
 	nDocs    int
+	cache    *termCache
+	// preread holds the postings changedTerms read, by field and bleve's
+	// form of the term; checked and nChanged count the terms it compared
+	// and those it found changed (0 and 0 when it could not tell, and
+	// every shard that may have changed is re-encoded).
+	preread           map[termKey]fieldTerm
+	checked, nChanged int
 }
 
 // Incremental reports whether the next Export can be incremental as far
@@ -193,17 +201,20 @@ func (ix *Index) Incremental() bool {
 
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
-func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string, fields [][]dictTerm) *incremental {
+//
+// read reads a term's postings from bleve.
+func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string, fields [][]dictTerm,
+	read func(field int, raw, term string) (fieldTerm, error)) (*incremental, error) {
 	if opts.Keep == nil || opts.Has == nil || ix.touched == nil || ix.restructured {
-		return nil
+		return nil, nil
 	}
 	prev, err := ix.loadExportState()
 	if err != nil || prev.Version != next.Version || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
 		prev.Index != ix.openKey || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
-		return nil
+		return nil, nil
 	}
 	if len(ix.touched) > maxIncremental {
-		return nil
+		return nil, nil
 	}
 	num := make(map[string]uint32, len(ix.touched))
 	for i, id := range ids {
@@ -212,7 +223,7 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 	}
 	if len(num) != len(ix.touched) {
-		return nil
+		return nil, nil
 	}
 	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),
 		cacheDir: filepath.Join(ix.dir, termCacheDir)}
@@ -233,26 +244,6 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 		return max(i-1, 0)
 	}
-	// Shards with an old posting of a changed doc.
-	for i := range prev.Shards {
-		for _, d := range inc.changed {
-			if prev.Shards[i].has(d) {
-				inc.affected[i] = true
-				break
-			}
-		}
-	}
-	// Shards of the new terms, and of the prefix lists over them. A list
-	// is built at the first term of its field's dictionary with the prefix
-	// (prefixRanges) and written in the entry of the first live one.
-	// Where it goes now: the run re-encoding the shard of that first term
-	// goes on until it has written every list it began (shardWriter.run),
-	// so that shard is enough to mark, whatever the terms between it and
-	// the record's term. Where it was: the shard that held it, which a
-	// new first term (one of the record's) would leave. (Lists that held
-	// one of the record's postings are in shards marked above; the run
-	// that re-encodes them carries a list on to its new first live term,
-	// incremental.shards.)
 	holder := map[string]int{}
 	for i, sh := range prev.Shards {
 		for _, k := range sh.Lists {
@@ -260,19 +251,60 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 	}
 	inc.holder = holder
-	for _, perField := range ix.touched {
-		for fi, terms := range perField {
-			for _, t := range terms {
-				inc.affected[shardOf(t)] = true
-				if p, ok := runePrefix(t, PrefixListMinRunes); ok {
-					dict := fields[fi]
-					j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= p })
-					if j < len(dict) && strings.HasPrefix(dict[j].term, p) {
-						inc.affected[shardOf(dict[j].term)] = true
-					}
-					if h, ok := holder[listKey(p, fi)]; ok {
-						inc.affected[h] = true
-					}
+	inc.cache = newTermCache(inc.cacheDir, prev.Shards, inc.changed, ix.freshTerms())
+	// Which shards to re-encode: those holding a term whose postings a
+	// changed record changed, where the term was and where it is now, and
+	// those holding the prefix lists over it. A list is built at the first
+	// term of its field's dictionary with the prefix (prefixRanges) and
+	// written in the entry of the first live one. Where it goes now: the
+	// run re-encoding the shard of that first term goes on until it has
+	// written every list it began (shardWriter.run), so that shard is
+	// enough to mark, whatever the terms between it and the changed term.
+	// Where it was: the shard that held it, which a new first term (or
+	// the death of the old one) makes it leave; the run that re-encodes
+	// that shard carries the list on to its new first live term
+	// (incremental.shards).
+	// A term that lived before and lives now (postings changed only)
+	// changes the content of its prefix's list but not where it is.
+	mark := func(fi int, t string, moves bool) {
+		inc.affected[shardOf(t)] = true
+		if p, ok := runePrefix(t, PrefixListMinRunes); ok {
+			dict := fields[fi]
+			j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= p })
+			if moves && j < len(dict) && strings.HasPrefix(dict[j].term, p) {
+				inc.affected[shardOf(dict[j].term)] = true
+			}
+			if h, ok := holder[listKey(p, fi)]; ok {
+				inc.affected[h] = true
+			}
+		}
+	}
+	changedTerms, preread, ok, err := inc.changedTerms(fields, ix.freshTerms(), read)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		inc.preread = preread
+		for _, k := range changedTerms {
+			mark(k.field, k.term, k.moves)
+		}
+		inc.checked, inc.nChanged = len(preread), len(changedTerms)
+	} else {
+		// A cache file is missing or damaged: every shard that may have
+		// changed, those with an old posting of a changed doc and those
+		// of the terms the changed records hold now.
+		for i := range prev.Shards {
+			for _, d := range inc.changed {
+				if prev.Shards[i].has(d) {
+					inc.affected[i] = true
+					break
+				}
+			}
+		}
+		for _, perField := range ix.touched {
+			for fi, terms := range perField {
+				for _, t := range terms {
+					mark(fi, t, true)
 				}
 			}
 		}
@@ -284,21 +316,139 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 		for _, rel := range sh.Files {
 			if !opts.Has(rel) {
-				return nil
+				return nil, nil
 			}
 		}
 	}
 	for f := range prev.RHashes {
 		if !opts.Has(prev.rFile(opts.Dir, f)) {
-			return nil
+			return nil, nil
 		}
 	}
 	for f := range prev.MHashes {
 		if !opts.Has(prev.mFile(opts.Dir, f)) {
-			return nil
+			return nil, nil
 		}
 	}
-	return inc
+	return inc, nil
+}
+
+// termKey is a term of a field.
+type termKey struct {
+	field int
+	term  string
+}
+
+// A changedTerm is a term whose postings changed; moves says that it
+// came or went (it has postings now and had none, or the other way).
+type changedTerm struct {
+	termKey
+	moves bool
+}
+
+// changedTerms finds the terms whose postings the changed records
+// changed: of the terms they hold now (fresh, per field) and those they
+// held (the entries of the previous shards' term cache files with one of
+// their postings), those whose postings in bleve now differ from the
+// cache's, or that are gone. A record edited in one field keeps its
+// postings in the others as they were (its field lengths, hence norms,
+// and frequencies there are the same), and the shards that hold only
+// such terms of it need no re-encoding: for an appended sentence of
+// documentation, about half of them. It returns the postings it read,
+// by field and bleve's form of the term, for the export to take instead
+// of reading them again. ok is false when a cache file it needs is
+// missing or damaged, or a term's valid-UTF-8 form is shared: the caller
+// then marks every shard that may have changed.
+func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]bool,
+	read func(field int, raw, term string) (fieldTerm, error)) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
+	c := inc.cache
+	holds := func(ft *fieldTerm) bool {
+		for _, d := range inc.changed {
+			if _, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
+				return true
+			}
+		}
+		return false
+	}
+	var cands []termKey
+	for fi, terms := range fresh {
+		for t := range terms {
+			cands = append(cands, termKey{fi, t})
+		}
+	}
+	for i := range inc.prev.Shards {
+		if !slices.ContainsFunc(inc.changed, inc.prev.Shards[i].has) {
+			continue
+		}
+		cs := c.shard(i)
+		if cs.terms == nil {
+			return nil, nil, false, nil
+		}
+		for _, ft := range cs.terms {
+			if ft.df == dupDF {
+				return nil, nil, false, nil
+			}
+			if holds(&ft) && !fresh[ft.field][ft.term] {
+				cands = append(cands, termKey{ft.field, ft.term})
+			}
+		}
+	}
+	// In a fixed order, so that the reads are the same from run to run.
+	slices.SortFunc(cands, func(a, b termKey) int {
+		if c := strings.Compare(a.term, b.term); c != 0 {
+			return c
+		}
+		return a.field - b.field
+	})
+	got = make(map[termKey]fieldTerm, len(cands))
+	for _, k := range cands {
+		cs := c.shard(c.shardOf(k.term))
+		if cs.terms == nil {
+			return nil, nil, false, nil
+		}
+		old, had := cs.terms[cacheKey(k.field, k.term)]
+		if had && old.df == dupDF {
+			return nil, nil, false, nil
+		}
+		dict := fields[k.field]
+		j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= k.term })
+		if j == len(dict) || dict[j].term != k.term {
+			// gone from the dictionary
+			if had {
+				changed = append(changed, changedTerm{k, true})
+			}
+			continue
+		}
+		if j+1 < len(dict) && dict[j+1].term == k.term {
+			return nil, nil, false, nil // two raw terms of one form
+		}
+		cur, err := read(k.field, dict[j].raw, k.term)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		got[termKey{k.field, dict[j].raw}] = cur
+		switch {
+		case !had && len(cur.posts) > 0, had && len(cur.posts) == 0:
+			changed = append(changed, changedTerm{k, true})
+		case had && !samePostings(&old, &cur):
+			changed = append(changed, changedTerm{k, false})
+		}
+	}
+	return changed, got, true, nil
+}
+
+// samePostings reports whether two reads of a term are the same.
+func samePostings(a, b *fieldTerm) bool {
+	if a.df != b.df || len(a.posts) != len(b.posts) {
+		return false
+	}
+	for i, p := range a.posts {
+		q := b.posts[i]
+		if p.doc != q.doc || p.freq != q.freq || math.Float32bits(p.norm) != math.Float32bits(q.norm) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasAll reports whether the files named by names (key → hash, under

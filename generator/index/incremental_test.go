@@ -3,6 +3,9 @@ package index
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"math/rand"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,18 +53,52 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		})
 	}
 	t.Run("default", func(t *testing.T) {
-		kept := checkIncremental(t, genRecords(3000, 11), ExportOptions{Pattern: pattern.Compile}, rounds, nil)
+		stats := checkIncremental(t, genRecords(3000, 11), ExportOptions{Pattern: pattern.Compile}, rounds, nil)
+		requireCached(t, stats)
 		// Round 0 edits a documentation (filters kept), round 2 adds a
 		// tag (a filter value: the filter files are made again).
-		if !kept[0] || kept[2] {
-			t.Errorf("filter files kept, round by round: %v; want kept in round 0, not in round 2", kept)
+		if !stats[0].FiltersKept || stats[2].FiltersKept {
+			t.Errorf("filter files kept, round by round: %v %v; want kept in round 0, not in round 2", stats[0].FiltersKept, stats[2].FiltersKept)
 		}
 	})
 	// Small shards: many runs begin inside a prefix range, and lists
 	// often sit shards away from where their range begins.
 	t.Run("small shards", func(t *testing.T) {
-		checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, nil)
+		requireCached(t, checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, nil))
 	})
+	// Without the term cache an incremental export cannot tell which of
+	// a changed record's terms kept their postings: it re-encodes every
+	// shard that may have changed, and still writes what a whole export
+	// writes.
+	t.Run("no term cache", func(t *testing.T) {
+		noCache := func(ix *Index) {
+			if err := os.RemoveAll(filepath.Join(ix.dir, termCacheDir)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for round, st := range checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, noCache) {
+			if st.CheckedTerms != 0 || st.CachedTerms != 0 {
+				t.Errorf("round %d: %d terms checked, %d from the term cache, with no term cache", round, st.CheckedTerms, st.CachedTerms)
+			}
+		}
+	})
+}
+
+// requireCached checks that each round of an incremental export took
+// terms from the term cache and compared the changed records' terms with
+// it (else the comparisons with a whole export do not check those ways),
+// and that the edits, each of one field, left some of those terms as
+// they were.
+func requireCached(t *testing.T, stats []ExportStats) {
+	t.Helper()
+	for round, st := range stats {
+		if st.CachedTerms == 0 {
+			t.Errorf("round %d: no term came from the term cache: the comparison does not check it", round)
+		}
+		if st.CheckedTerms == 0 || st.ChangedTerms == 0 || st.ChangedTerms >= st.CheckedTerms {
+			t.Errorf("round %d: %d of the changed records' %d terms changed; want some, not all (each edit changes one field)", round, st.ChangedTerms, st.CheckedTerms)
+		}
+	}
 }
 
 // A prefix list is written in the entry of its expansion's first live
@@ -103,7 +140,7 @@ func TestIncrementalExportMovesPrefixLists(t *testing.T) {
 		}
 		holders = append(holders, h)
 	}
-	checkIncremental(t, recs, ExportOptions{DictShardBytes: 48, PostingFileBytes: 256}, rounds, holder)
+	requireCached(t, checkIncremental(t, recs, ExportOptions{DictShardBytes: 48, PostingFileBytes: 256}, rounds, holder))
 	// The documentation field's list was at qqxbbb, then at qqx, back at
 	// qqxbbb, gone (20 terms), and back with 30: the edits moved it as
 	// meant, across the shards of the solutions field's qqxa... terms.
@@ -118,7 +155,7 @@ func TestIncrementalExportMovesPrefixLists(t *testing.T) {
 // a new build would, exports incrementally against the previous export's
 // files, and compares with a whole export: the same files, byte for byte.
 // after, when set, sees the index after each whole export.
-func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, rounds []func([]record.Record), after func(*Index)) (filtersKept []bool) {
+func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, rounds []func([]record.Record), after func(*Index)) (stats []ExportStats) {
 	t.Helper()
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
@@ -192,15 +229,12 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 		if len(diff) > 0 {
 			t.Fatalf("round %d: incremental export differs from a whole one in %d files: %v", round, len(diff), diff)
 		}
-		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d terms from the term cache, filters kept: %t",
-			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.CachedTerms, st.FiltersKept)
-		filtersKept = append(filtersKept, st.FiltersKept)
+		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d of %d terms of the changed records changed, %d terms from the term cache, filters kept: %t",
+			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.ChangedTerms, st.CheckedTerms, st.CachedTerms, st.FiltersKept)
+		stats = append(stats, st)
 		// Same numbering: the id index is kept, not written again.
 		if n := st.FilesByKind["i"]; n != 0 {
 			t.Errorf("round %d: %d id index files written, want them kept", round, n)
-		}
-		if st.CachedTerms == 0 {
-			t.Errorf("round %d: no term came from the term cache: the comparison above does not check it", round)
 		}
 		if st.Kept == 0 || st.Files >= len(whole) {
 			t.Errorf("round %d: kept %d, wrote %d of %d files: not incremental", round, st.Kept, st.Files, len(whole))
@@ -213,5 +247,32 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 			t.Fatal(err)
 		}
 	}
-	return filtersKept
+	return stats
+}
+
+// TestNormCode32 checks the table behind normCode32 against normCode: the
+// norms of every field length it holds and beyond, and float32s that are
+// no length's norm.
+func TestNormCode32(t *testing.T) {
+	check := func(norm float32) {
+		t.Helper()
+		wl, wok := normCode(float64(norm))
+		gl, gok := normCode32(norm)
+		if wl != gl || wok != gok {
+			t.Fatalf("norm %v (bits %#x): normCode32 = %d %v, normCode = %d %v", norm, math.Float32bits(norm), gl, gok, wl, wok)
+		}
+	}
+	for l := 1; l <= 3*normTableLengths; l++ {
+		norm := float32(1 / math.Sqrt(float64(l)))
+		check(norm)
+		check(math.Nextafter32(norm, 0))
+		check(math.Nextafter32(norm, 2))
+	}
+	rng := rand.New(rand.NewSource(1))
+	for range 100000 {
+		check(math.Float32frombits(rng.Uint32()))
+	}
+	check(0)
+	check(float32(math.Inf(1)))
+	check(float32(math.NaN()))
 }

@@ -244,12 +244,31 @@ type postingsReader struct {
 	nums  *docNumbers
 	cache *termCache    // unchanged terms of the previous export (nil: none)
 	opts  ExportOptions // to prepare terms (prepareTerm); BlockSize 0: not prepared
+	// preread holds terms read already (incremental.changedTerms), each
+	// given once.
+	mu      sync.Mutex
+	preread map[termKey]fieldTerm
 }
 
 func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
+	if pr.preread != nil {
+		k := termKey{field, raw}
+		pr.mu.Lock()
+		ft, ok := pr.preread[k]
+		delete(pr.preread, k)
+		pr.mu.Unlock()
+		if ok {
+			return ft, nil
+		}
+	}
 	if ft, ok := pr.cache.get(field, term); ok {
 		return ft, nil
 	}
+	return pr.readBleve(field, raw, term)
+}
+
+// readBleve reads a term's postings from bleve.
+func (pr *postingsReader) readBleve(field int, raw, term string) (fieldTerm, error) {
 	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), Fields[field].Name, true, true, false)
 	if err != nil {
 		return fieldTerm{}, err

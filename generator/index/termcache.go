@@ -48,6 +48,9 @@ const dupDF = math.MaxUint64
 // and the field length whose norm bleve stored (0 then the float32 bits
 // when no length reproduces it).
 func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
+	if ft.cached != nil {
+		return append(b, ft.cached...)
+	}
 	b = binary.AppendUvarint(b, uint64(ft.field))
 	b = binary.AppendUvarint(b, uint64(len(ft.term)))
 	b = append(b, ft.term...)
@@ -58,7 +61,7 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 		b = binary.AppendUvarint(b, uint64(p.doc-prev))
 		prev = p.doc
 		b = binary.AppendUvarint(b, uint64(p.freq))
-		if l, ok := normCode(float64(p.norm)); ok {
+		if l, ok := normCode32(p.norm); ok {
 			b = binary.AppendUvarint(b, l)
 		} else {
 			b = binary.AppendUvarint(b, 0)
@@ -112,6 +115,7 @@ func readTermCache(path string) (map[string]fieldTerm, error) {
 		return v
 	}
 	for len(b) > 0 {
+		entry := b
 		field := int(uv())
 		tl := uv()
 		if uint64(len(b)) < tl {
@@ -144,6 +148,7 @@ func readTermCache(path string) (map[string]fieldTerm, error) {
 		if b == nil {
 			return nil, errTermCache
 		}
+		ft.cached = entry[: len(entry)-len(b) : len(entry)-len(b)]
 		key := cacheKey(field, term)
 		if _, dup := out[key]; dup {
 			ft = fieldTerm{df: dupDF}
@@ -188,16 +193,9 @@ func newTermCache(dir string, prev []shardOut, changed []uint32, fresh []map[str
 	return c
 }
 
-// get returns the term's postings when the cache holds them and they
-// cannot have changed. Each is given once (the caller owns the slice).
-func (c *termCache) get(field int, term string) (fieldTerm, bool) {
-	if c == nil || len(c.firsts) == 0 || c.fresh[field][term] {
-		return fieldTerm{}, false
-	}
-	k := max(sort.SearchStrings(c.firsts, term), 1) - 1
-	if k+1 < len(c.firsts) && c.firsts[k+1] == term {
-		k++
-	}
+// shard returns previous shard k's cache, read on first use; its terms
+// are nil when the file is missing or damaged.
+func (c *termCache) shard(k int) *cachedShard {
 	c.mu.Lock()
 	cs := c.shards[k]
 	if cs == nil {
@@ -208,6 +206,26 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	cs.once.Do(func() {
 		cs.terms, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
 	})
+	return cs
+}
+
+// shardOf returns the previous shard that held term: the last whose
+// first term is at most term (the first shard for a term before all).
+func (c *termCache) shardOf(term string) int {
+	k := max(sort.SearchStrings(c.firsts, term), 1) - 1
+	if k+1 < len(c.firsts) && c.firsts[k+1] == term {
+		k++
+	}
+	return k
+}
+
+// get returns the term's postings when the cache holds them and they
+// cannot have changed. Each is given once (the caller owns the slice).
+func (c *termCache) get(field int, term string) (fieldTerm, bool) {
+	if c == nil || len(c.firsts) == 0 || c.fresh[field][term] {
+		return fieldTerm{}, false
+	}
+	cs := c.shard(c.shardOf(term))
 	key := cacheKey(field, term)
 	cs.mu.Lock()
 	ft, ok := cs.terms[key]
