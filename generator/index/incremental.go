@@ -9,9 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // An incremental export re-encodes only the dictionary shards (with their
@@ -400,38 +403,70 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 		}
 		return a.field - b.field
 	})
-	got = make(map[termKey]fieldTerm, len(cands))
+	// What each term was, from the cache, and its bleve form now.
+	type check struct {
+		termKey
+		raw string // "": gone from the dictionary
+		old fieldTerm
+		had bool
+		cur fieldTerm
+		err error
+	}
+	checks := make([]check, 0, len(cands))
 	for _, k := range cands {
 		cs := c.shard(c.shardOf(k.term))
 		if cs.terms == nil {
 			return nil, nil, false, nil
 		}
-		old, had := cs.terms[cacheKey(k.field, k.term)]
-		if had && old.df == dupDF {
+		ck := check{termKey: k}
+		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
+		if ck.had && ck.old.df == dupDF {
 			return nil, nil, false, nil
 		}
 		dict := fields[k.field]
 		j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= k.term })
-		if j == len(dict) || dict[j].term != k.term {
+		if j < len(dict) && dict[j].term == k.term {
+			if j+1 < len(dict) && dict[j+1].term == k.term {
+				return nil, nil, false, nil // two raw terms of one form
+			}
+			ck.raw = dict[j].raw
+		}
+		checks = append(checks, ck)
+	}
+	// The reads, on every core.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
+				if ck := &checks[i]; ck.raw != "" {
+					ck.cur, ck.err = read(ck.field, ck.raw, ck.term)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got = make(map[termKey]fieldTerm, len(checks))
+	for i := range checks {
+		ck := &checks[i]
+		if ck.err != nil {
+			return nil, nil, false, ck.err
+		}
+		if ck.raw == "" {
 			// gone from the dictionary
-			if had {
-				changed = append(changed, changedTerm{k, true})
+			if ck.had {
+				changed = append(changed, changedTerm{ck.termKey, true})
 			}
 			continue
 		}
-		if j+1 < len(dict) && dict[j+1].term == k.term {
-			return nil, nil, false, nil // two raw terms of one form
-		}
-		cur, err := read(k.field, dict[j].raw, k.term)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		got[termKey{k.field, dict[j].raw}] = cur
+		got[termKey{ck.field, ck.raw}] = ck.cur
 		switch {
-		case !had && len(cur.posts) > 0, had && len(cur.posts) == 0:
-			changed = append(changed, changedTerm{k, true})
-		case had && !samePostings(&old, &cur):
-			changed = append(changed, changedTerm{k, false})
+		case !ck.had && len(ck.cur.posts) > 0, ck.had && len(ck.cur.posts) == 0:
+			changed = append(changed, changedTerm{ck.termKey, true})
+		case ck.had && !samePostings(&ck.old, &ck.cur):
+			changed = append(changed, changedTerm{ck.termKey, false})
 		}
 	}
 	return changed, got, true, nil
