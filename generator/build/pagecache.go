@@ -9,7 +9,6 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -259,59 +258,91 @@ func hexKey(b []byte) string {
 	return string(out)
 }
 
+// pageCacheFile is the page cache as stored: its two large tables in
+// their compact forms (entryMap, indexedMap), which a build encodes and
+// decodes side by side (a rebuild waits for the encoding at its end),
+// inside a gob of the rest.
+type pageCacheFile struct {
+	Entries  []byte
+	Indexed  []byte
+	Unusable int
+	Marker   write.Fingerprint
+}
+
+// encodePageCache returns the bytes of the cache's file.
+func encodePageCache(pc *pageCache) ([]byte, error) {
+	var f pageCacheFile
+	var ierr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.Indexed, ierr = pc.Indexed.GobEncode()
+	}()
+	entries, err := pc.Entries.GobEncode()
+	<-done
+	if err != nil || ierr != nil {
+		return nil, errors.Join(err, ierr)
+	}
+	f.Entries, f.Unusable, f.Marker = entries, pc.Unusable, pc.Marker
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(&f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// decodePageCache decodes a cache file's bytes.
+func decodePageCache(data []byte) (*pageCache, error) {
+	var f pageCacheFile
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&f); err != nil {
+		return nil, err
+	}
+	pc := &pageCache{Unusable: f.Unusable, Marker: f.Marker}
+	var ierr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ierr = pc.Indexed.GobDecode(f.Indexed)
+	}()
+	err := pc.Entries.GobDecode(f.Entries)
+	<-done
+	if err != nil || ierr != nil || pc.Entries == nil {
+		return nil, errBadPageCache
+	}
+	return pc, nil
+}
+
 // loadPageCache reads the page cache of an output folder; a missing or
 // unreadable one is empty. It returns the file's bytes too, so that a
 // build that changes nothing need not write the same cache again.
 func loadPageCache(path string) (*pageCache, []byte) {
-	pc := &pageCache{Entries: map[string]cacheEntry{}}
+	empty := &pageCache{Entries: map[string]cacheEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return pc, nil
+		return empty, nil
 	}
-	var got pageCache
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&got); err != nil || got.Entries == nil {
-		return pc, nil
+	pc, err := decodePageCache(data)
+	if err != nil {
+		return empty, nil
 	}
-	return &got, data
+	return pc, data
 }
 
 // savePageCache writes the cache atomically (a temp file renamed), so a
-// killed build never leaves a half-written one. A cache equal to the one
-// the file holds (prev, decoded from the file's bytes old) or whose bytes
-// are old is not written again.
-func savePageCache(path string, pc, prev *pageCache, old []byte) error {
-	if old != nil && samePageCache(pc, prev) {
-		return nil
-	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(pc); err != nil {
+// killed build never leaves a half-written one; not when its bytes are
+// those of the file already (old).
+func savePageCache(path string, pc *pageCache, old []byte) error {
+	b, err := encodePageCache(pc)
+	if err != nil {
 		return err
 	}
-	if old != nil && bytes.Equal(b.Bytes(), old) {
+	if old != nil && bytes.Equal(b, old) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, b.Bytes())
-}
-
-// samePageCache reports whether two caches are equal: their large tables
-// compared directly, the rest through gob (so that a field added later
-// counts too; should its form not be deterministic, the caches just
-// compare unequal).
-func samePageCache(a, b *pageCache) bool {
-	if (a.Entries == nil) != (b.Entries == nil) || (a.Indexed == nil) != (b.Indexed == nil) ||
-		!maps.Equal(a.Entries, b.Entries) || !maps.Equal(a.Indexed, b.Indexed) {
-		return false
-	}
-	ra, rb := *a, *b
-	ra.Entries, rb.Entries, ra.Indexed, rb.Indexed = nil, nil, nil, nil
-	var ba, bb bytes.Buffer
-	if gob.NewEncoder(&ba).Encode(&ra) != nil || gob.NewEncoder(&bb).Encode(&rb) != nil {
-		return false
-	}
-	return bytes.Equal(ba.Bytes(), bb.Bytes())
+	return writeAtomic(path, b)
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.

@@ -556,7 +556,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	if gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := savePageCache(pcPath, next, prev, prevBytes); err != nil {
+		if err := savePageCache(pcPath, next, prevBytes); err != nil {
 			c.Problem("page cache: " + err.Error())
 		}
 	}
