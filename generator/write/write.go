@@ -359,10 +359,16 @@ func Look(out string, rels []string, workers int) map[string]Fingerprint {
 func (s *Site) Known(prints map[string]Fingerprint) { s.known = prints }
 
 // Fingerprints returns the fingerprint of every file of the new site, as
-// it stands after Commit (renaming a file keeps its fingerprint).
+// it stands after Commit (renaming a file keeps its fingerprint). Once
+// the site is committed or aborted it changes no more, and the table is
+// the site's own (a hundred thousand entries are not copied): the caller
+// must not change it.
 func (s *Site) Fingerprints() map[string]Fingerprint {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.done {
+		return s.prints
+	}
 	return maps.Clone(s.prints)
 }
 
