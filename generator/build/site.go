@@ -116,8 +116,17 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		return index.Open(filepath.Join(c.CacheDir, "index"))
 	}
 	// The export asks the site about the previous site's files only once
-	// their fingerprints are known (it may start before).
+	// their fingerprints are known (it may start before): knowFiles hands
+	// them to the site, once, and is called on the way out in any case,
+	// before the early export is waited for.
 	known := make(chan struct{})
+	knowFiles := sync.OnceFunc(func() {
+		onDisk := <-looked
+		if gerr == nil {
+			out.Known(onDisk)
+		}
+		close(known)
+	})
 
 	// The search export's files are noted in the page cache once the
 	// dataset key is known (it may be made before, on its own goroutine).
@@ -181,7 +190,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	var early *earlyExport
 	if gerr == nil && prev.Indexed != nil {
 		if early, err = startEarlyExport(&c, ds, prev, openIdx, doExport); err != nil {
-			close(known)
+			knowFiles()
 			return rep, err
 		}
 	}
@@ -196,12 +205,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		// Whatever happens, the goroutine is done before the site is
 		// aborted or published: it writes into it.
 		defer early.wait()
+		defer knowFiles() // LIFO: before the wait, which may need it
 	}
-	onDisk := <-looked
-	if gerr == nil {
-		out.Known(onDisk)
-	}
-	close(known)
 	timer.done("cache")
 
 	rc := newRelatedCache(filepath.Join(c.CacheDir, "model"))
@@ -227,6 +232,10 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		return rep, err
 	}
 	timer.done("setup")
+
+	// The fingerprints of the previous site's files, looked at beside the
+	// reading and the site model: what follows asks about those files.
+	knowFiles()
 
 	out.Expect(len(prev.Entries))
 	next := &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
