@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/generator/site"
@@ -258,32 +259,45 @@ func hexKey(b []byte) string {
 	return string(out)
 }
 
-// pageCacheFile is the page cache as stored: its two large tables in
-// their compact forms (entryMap, indexedMap), which a build encodes and
-// decodes side by side (a rebuild waits for the encoding at its end),
-// inside a gob of the rest.
+// pageCacheFile is the page cache as stored: its large tables in their
+// compact forms (entryMap, indexedMap) inside a gob of the rest. The
+// search export's entries have a table of their own, so that a rebuild
+// can encode the others while its export ends (pageTables).
 type pageCacheFile struct {
-	Entries  []byte
+	Entries  []byte // every file's but the search export's
+	Export   []byte // the search export's files
 	Indexed  []byte
 	Unusable int
 	Marker   write.Fingerprint
 }
 
-// encodePageCache returns the bytes of the cache's file.
-func encodePageCache(pc *pageCache) ([]byte, error) {
-	var f pageCacheFile
+// pageTables are a page cache's tables of every file but the search
+// export's, and of the records' hashes, in their stored forms.
+type pageTables struct{ entries, indexed []byte }
+
+// encodeTables encodes entries (none of the export's) and indexed, side
+// by side.
+func encodeTables(entries entryMap, indexed indexedMap) (pageTables, error) {
+	var t pageTables
 	var ierr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		f.Indexed, ierr = pc.Indexed.GobEncode()
+		t.indexed, ierr = indexed.GobEncode()
 	}()
-	entries, err := pc.Entries.GobEncode()
+	var err error
+	t.entries, err = entries.GobEncode()
 	<-done
-	if err != nil || ierr != nil {
-		return nil, errors.Join(err, ierr)
+	return t, errors.Join(err, ierr)
+}
+
+// file returns the bytes of the cache file made of t and the rest.
+func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint) ([]byte, error) {
+	eb, err := export.GobEncode()
+	if err != nil {
+		return nil, err
 	}
-	f.Entries, f.Unusable, f.Marker = entries, pc.Unusable, pc.Marker
+	f := pageCacheFile{Entries: t.entries, Export: eb, Indexed: t.indexed, Unusable: unusable, Marker: marker}
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&f); err != nil {
 		return nil, err
@@ -291,23 +305,50 @@ func encodePageCache(pc *pageCache) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// decodePageCache decodes a cache file's bytes.
+// encodePageCache returns the bytes of the cache's file.
+func encodePageCache(pc *pageCache) ([]byte, error) {
+	pages, export := entryMap{}, entryMap{}
+	for rel, e := range pc.Entries {
+		if e.Kind == kindExport {
+			export[rel] = e
+		} else {
+			pages[rel] = e
+		}
+	}
+	t, err := encodeTables(pages, pc.Indexed)
+	if err != nil {
+		return nil, err
+	}
+	return t.file(export, pc.Unusable, pc.Marker)
+}
+
+// decodePageCache decodes a cache file's bytes; its two entry tables
+// make one.
 func decodePageCache(data []byte) (*pageCache, error) {
 	var f pageCacheFile
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&f); err != nil {
 		return nil, err
 	}
 	pc := &pageCache{Unusable: f.Unusable, Marker: f.Marker}
-	var ierr error
-	done := make(chan struct{})
+	var export entryMap
+	var ierr, xerr error
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		defer close(done)
+		defer wg.Done()
 		ierr = pc.Indexed.GobDecode(f.Indexed)
+		xerr = export.GobDecode(f.Export)
 	}()
 	err := pc.Entries.GobDecode(f.Entries)
-	<-done
-	if err != nil || ierr != nil || pc.Entries == nil {
+	wg.Wait()
+	if err != nil || ierr != nil || xerr != nil || pc.Entries == nil {
 		return nil, errBadPageCache
+	}
+	for rel, e := range export {
+		if e.Kind != kindExport {
+			return nil, errBadPageCache
+		}
+		pc.Entries[rel] = e
 	}
 	return pc, nil
 }
@@ -328,21 +369,17 @@ func loadPageCache(path string) (*pageCache, []byte) {
 	return pc, data
 }
 
-// savePageCache writes the cache atomically (a temp file renamed), so a
-// killed build never leaves a half-written one; not when its bytes are
-// those of the file already (old).
-func savePageCache(path string, pc *pageCache, old []byte) error {
-	b, err := encodePageCache(pc)
-	if err != nil {
-		return err
-	}
-	if old != nil && bytes.Equal(b, old) {
+// savePageCache writes a cache file's bytes atomically (a temp file
+// renamed), so a killed build never leaves a half-written one; not when
+// they are those of the file already (old).
+func savePageCache(path string, data, old []byte) error {
+	if old != nil && bytes.Equal(data, old) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, b)
+	return writeAtomic(path, data)
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.

@@ -239,6 +239,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 
 	out.Expect(len(prev.Entries))
 	next := &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
+	exportEntries := entryMap{} // the search export's files: a table of their own
 	var nextMu sync.Mutex
 	noteEntry := func(rel string, e cacheEntry) {
 		nextMu.Lock()
@@ -448,7 +449,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		if exportKept {
 			// The dataset is as it was when the search index was last exported,
 			// so the index needs no update and the export is kept whole.
-			copyKind(prev, next, kindExport)
+			copyKind(prev, exportEntries, kindExport)
 			rep.Unusable = prev.Unusable
 			rep.Search = "kept whole (no record changed)"
 			return nil
@@ -480,11 +481,44 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		return rep, err
 	}
+	// The page cache's tables: of the records' hashes (noteIndexed, the
+	// last use of the site model and the dataset: from here on the
+	// collector may free them, which gives a whole export room at half a
+	// million records), and of every file but the export's, with their
+	// fingerprints, encoded (notePages). notePages runs while an early
+	// export ends, when the main goroutine has nothing else to do, else
+	// after the export, whose memory it would add to.
+	var tables pageTables
+	var tablesErr error
+	noteIndexed := func() {
+		next.Indexed = make(map[string][32]byte, len(s.Summaries))
+		for i := range s.Summaries {
+			next.Indexed[s.Summaries[i].ID] = ds.raws[i]
+		}
+	}
+	notePages := func() {
+		for p := range assets {
+			note(assets[p], kindAsset, Key{})
+		}
+		// The record pages are noted only now: half a million entries
+		// in the table would have been held through rendering.
+		for i, rel := range rels {
+			next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
+		}
+		setPrints(out, next.Entries)
+		if gerr == nil {
+			tables, tablesErr = encodeTables(next.Entries, next.Indexed)
+		}
+	}
 	switch {
 	case overlap:
 		timer.done("listings+export")
+		noteIndexed()
+		notePages()
 	case early != nil:
 		timer.done("listings")
+		noteIndexed()
+		notePages()
 		// The early export, begun before the model: what is left of it.
 		if err := early.wait(); err != nil {
 			return rep, err
@@ -492,33 +526,26 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		timer.done("export (rest)")
 	default:
 		timer.done("listings")
+		noteIndexed()
 	}
-
-	// The last use of the site model and the dataset: from here on the
-	// collector may free them, which gives the search export room at half a
-	// million records.
-	next.Indexed = make(map[string][32]byte, len(s.Summaries))
-	for i := range s.Summaries {
-		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
-	}
-
 	if !overlap && !exported && (early == nil || !early.exported) {
 		if err := runExport(); err != nil {
 			return rep, err
 		}
 		timer.done("export")
 	}
+	if !overlap && early == nil {
+		notePages()
+	}
 	// The export's files, under the dataset key (not a listing's).
 	for _, rel := range exportRels {
-		if _, ok := next.Entries[rel]; !ok {
-			next.Entries[rel] = cacheEntry{Kind: kindExport, Key: dkey}
+		if _, ok := exportEntries[rel]; !ok {
+			exportEntries[rel] = cacheEntry{Kind: kindExport, Key: dkey}
 		}
 	}
+	setPrints(out, exportEntries)
 	next.Unusable = rep.Unusable
 
-	for p := range assets {
-		note(assets[p], kindAsset, Key{})
-	}
 	var previous []string
 	if len(prev.Entries) > 0 {
 		previous = prev.files()
@@ -548,24 +575,16 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		}
 		stateDone <- err
 	}()
-	// The record pages are noted only now: half a million entries in the
-	// table would have been held through rendering and the export.
-	for i, rel := range rels {
-		next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
-	}
-	prints := out.Fingerprints()
-	for rel, e := range next.Entries {
-		fp, ok := prints[rel]
-		if !ok {
-			delete(next.Entries, rel)
-			continue
-		}
-		e.Print = fp
-		next.Entries[rel] = e
-	}
 	if gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := savePageCache(pcPath, next, prevBytes); err != nil {
+		data, err := tables.file(exportEntries, next.Unusable, next.Marker)
+		if err == nil {
+			err = tablesErr
+		}
+		if err == nil {
+			err = savePageCache(pcPath, data, prevBytes)
+		}
+		if err != nil {
 			c.Problem("page cache: " + err.Error())
 		}
 	}
@@ -581,12 +600,34 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 // errStop ends a stream early when its consumer wants no more.
 var errStop = errors.New("stop")
 
-// copyKind carries the entries of files kept whole into the next cache.
-func copyKind(prev, next *pageCache, kind uint8) {
+// copyKind carries the entries of files kept whole into the next cache's
+// table to.
+func copyKind(prev *pageCache, to entryMap, kind uint8) {
 	for rel, e := range prev.Entries {
 		if e.Kind == kind {
-			next.Entries[rel] = e
+			to[rel] = e
 		}
+	}
+}
+
+// setPrints sets each entry's fingerprint to its file's in the new site,
+// and drops the entries of files the site does not have.
+func setPrints(out *write.Site, entries entryMap) {
+	rels := make([]string, 0, len(entries))
+	for rel := range entries {
+		rels = append(rels, rel)
+	}
+	prints := make([]write.Fingerprint, len(rels))
+	ok := make([]bool, len(rels))
+	out.FingerprintsOf(rels, prints, ok)
+	for k, rel := range rels {
+		if !ok[k] {
+			delete(entries, rel)
+			continue
+		}
+		e := entries[rel]
+		e.Print = prints[k]
+		entries[rel] = e
 	}
 }
 

@@ -358,6 +358,18 @@ func Look(out string, rels []string, workers int) map[string]Fingerprint {
 // before any of them.
 func (s *Site) Known(prints map[string]Fingerprint) { s.known = prints }
 
+// FingerprintsOf sets prints[k] to the fingerprint of the new site's file
+// rels[k] as it stands now (and after Commit), and ok[k] to whether the
+// site has that file; prints and ok are as long as rels. It may be called
+// while other files are written.
+func (s *Site) FingerprintsOf(rels []string, prints []Fingerprint, ok []bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, rel := range rels {
+		prints[k], ok[k] = s.prints[rel]
+	}
+}
+
 // Fingerprints returns the fingerprint of every file of the new site, as
 // it stands after Commit (renaming a file keeps its fingerprint). Once
 // the site is committed or aborted it changes no more, and the table is
