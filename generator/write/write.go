@@ -78,9 +78,11 @@ type Site struct {
 	hadOld     bool
 	prevMarker Fingerprint
 
-	mu      sync.Mutex
-	files   map[string]bool // every file of the new site
-	staged  map[string]bool // files written into the stage (new or changed)
+	mu     sync.Mutex
+	staged map[string]bool // files written into the stage (new or changed)
+	// prints has every file of the new site: its fingerprint, or the zero
+	// Fingerprint while it is being written (claimed). One table, not two:
+	// a rebuild claims and keeps every page of the site.
 	prints  map[string]Fingerprint
 	known   map[string]Fingerprint // of the previous site's files (Known)
 	dirs    sync.Map               // folders already made in the stage
@@ -122,7 +124,7 @@ func Begin(out string) (*Site, error) {
 	}
 	return &Site{
 		out: out, stage: stage, hadOld: err == nil, prevMarker: prevMarker,
-		files: map[string]bool{}, staged: map[string]bool{}, prints: map[string]Fingerprint{},
+		staged: map[string]bool{}, prints: map[string]Fingerprint{},
 	}, nil
 }
 
@@ -216,10 +218,10 @@ func (s *Site) claim(rel string) error {
 	if s.done {
 		return errors.New("write: site already committed or aborted")
 	}
-	if s.files[rel] {
+	if _, ok := s.prints[rel]; ok {
 		return fmt.Errorf("two outputs want the same file %s", rel)
 	}
-	s.files[rel] = true
+	s.prints[rel] = Fingerprint{}
 	return nil
 }
 
@@ -241,11 +243,10 @@ func (s *Site) Reuse(rel string, want Fingerprint) bool {
 	// One lock claims the path and keeps the file (claim and keep, with
 	// the path checked by Unchanged): a rebuild calls this for every page.
 	s.mu.Lock()
-	if s.done || s.files[rel] {
+	if _, ok := s.prints[rel]; s.done || ok {
 		s.mu.Unlock()
 		return false
 	}
-	s.files[rel] = true
 	s.prints[rel] = want
 	s.mu.Unlock()
 	s.kept.Add(1)
@@ -272,14 +273,13 @@ func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
 		return false
 	}
 	for _, rel := range rels {
-		if s.files[rel] {
+		if _, ok := s.prints[rel]; ok {
 			s.mu.Unlock()
 			return false
 		}
 	}
 	var size int64
 	for k, rel := range rels {
-		s.files[rel] = true
 		s.prints[rel] = wants[k]
 		size += wants[k].Size
 	}
@@ -294,8 +294,7 @@ func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
 func (s *Site) Expect(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.files) == 0 && n > 0 {
-		s.files = make(map[string]bool, n)
+	if len(s.prints) == 0 && n > 0 {
 		s.prints = make(map[string]Fingerprint, n)
 	}
 }
@@ -367,6 +366,7 @@ func (s *Site) FingerprintsOf(rels []string, prints []Fingerprint, ok []bool) {
 	defer s.mu.Unlock()
 	for k, rel := range rels {
 		prints[k], ok[k] = s.prints[rel]
+		ok[k] = ok[k] && prints[k] != Fingerprint{} // not claimed only
 	}
 }
 
@@ -430,7 +430,8 @@ func (s *Site) mkdirs(dir string) error {
 func (s *Site) Has(rel string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.files[rel]
+	_, ok := s.prints[rel]
+	return ok
 }
 
 // Stats returns the counts so far.
@@ -480,7 +481,7 @@ func (s *Site) Commit(previous []string) error {
 	}
 	var removed []string
 	for _, rel := range previous {
-		if rel != Marker && !s.files[rel] {
+		if _, ok := s.prints[rel]; rel != Marker && !ok {
 			if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
 				removed = append(removed, rel)
 			}
@@ -493,7 +494,7 @@ func (s *Site) Commit(previous []string) error {
 	case changes == 0:
 		s.mode = "unchanged"
 		return os.RemoveAll(s.stage)
-	case float64(changes) <= inPlaceShare*float64(max(1, len(s.files))):
+	case float64(changes) <= inPlaceShare*float64(max(1, len(s.prints))):
 		s.mode = "in place"
 		return s.publishInPlace(removed)
 	default:
@@ -525,7 +526,7 @@ func writeMarker(dir string) error {
 // publishSwap hard-links every unchanged file into the stage and swaps the
 // stage with the output in one rename.
 func (s *Site) publishSwap() error {
-	for rel := range s.files {
+	for rel := range s.prints {
 		if s.staged[rel] {
 			continue
 		}
