@@ -28,7 +28,7 @@ const maxEarly = 2000
 // records the two together held 1.6 GB of live heap, past the soft memory
 // limit (the collector then ran back to back for ten seconds) and the
 // 2 GB budget (2.06 GB peak for a one-record rebuild).
-const maxOverlap = 250000
+var maxOverlap = 250000 // a variable for tests
 
 // wait waits for the goroutine and returns its error.
 func (e *earlyExport) wait() error {
