@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"hash"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -59,17 +59,17 @@ type pageCache struct {
 	Indexed indexedMap
 }
 
-// entryMap is the cache's entries, one per file of the site. It has a
-// compact form of its own inside the gob: gob's reflection over a hundred
-// thousand entries took most of the time of loading and saving the cache.
+// entryMap is the cache's entries, one per file of the site, with a
+// compact form of its own (gob's reflection over a hundred thousand
+// entries took most of the time of loading and saving the cache).
 type entryMap map[string]cacheEntry
 
 const entryMapVersion = 1
 
-// GobEncode writes the entries sorted by path, so the same entries always
+// encode writes the entries sorted by path, so the same entries always
 // make the same bytes; the paths are written as their length and what
 // follows the previous path's common prefix.
-func (m entryMap) GobEncode() ([]byte, error) {
+func (m entryMap) encode() ([]byte, error) {
 	rels := make([]string, 0, len(m))
 	for rel := range m {
 		rels = append(rels, rel)
@@ -104,7 +104,7 @@ func (m entryMap) GobEncode() ([]byte, error) {
 
 var errBadPageCache = errors.New("page cache: bad entries")
 
-func (m *entryMap) GobDecode(b []byte) error {
+func (m *entryMap) decode(b []byte) error {
 	var err error
 	num := func() uint64 {
 		v, k := binary.Uvarint(b)
@@ -180,11 +180,11 @@ func (m *entryMap) GobDecode(b []byte) error {
 	return nil
 }
 
-// indexedMap is pageCache.Indexed with a compact form inside the gob, like
-// entryMap's, in sorted order.
+// indexedMap is pageCache.Indexed, with a compact form like entryMap's,
+// in sorted order.
 type indexedMap map[string][32]byte
 
-func (m indexedMap) GobEncode() ([]byte, error) {
+func (m indexedMap) encode() ([]byte, error) {
 	if m == nil {
 		return []byte{0}, nil
 	}
@@ -204,7 +204,7 @@ func (m indexedMap) GobEncode() ([]byte, error) {
 	return b, nil
 }
 
-func (m *indexedMap) GobDecode(b []byte) error {
+func (m *indexedMap) decode(b []byte) error {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
 		return errBadPageCache
@@ -259,17 +259,14 @@ func hexKey(b []byte) string {
 	return string(out)
 }
 
-// pageCacheFile is the page cache as stored: its large tables in their
-// compact forms (entryMap, indexedMap) inside a gob of the rest. The
-// search export's entries have a table of their own, so that a rebuild
-// can encode the others while its export ends (pageTables).
-type pageCacheFile struct {
-	Entries  []byte // every file's but the search export's
-	Export   []byte // the search export's files
-	Indexed  []byte
-	Unusable int
-	Marker   write.Fingerprint
-}
+// The page cache as stored: a magic line, its large tables in their
+// compact forms (entryMap, indexedMap; the search export's entries have a
+// table of their own, so that a rebuild can encode the others while its
+// export ends: pageTables), the rest, and a CRC-32C of all that. Not a
+// gob: gob numbers types in the order a process first meets them, so the
+// same cache would make other bytes after a build that used other gob
+// types first, and a rebuild that changed nothing would write it again.
+var pageCacheMagic = []byte("errdocs-pages-2\n")
 
 // pageTables are a page cache's tables of every file but the search
 // export's, and of the records' hashes, in their stored forms.
@@ -283,27 +280,34 @@ func encodeTables(entries entryMap, indexed indexedMap) (pageTables, error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t.indexed, ierr = indexed.GobEncode()
+		t.indexed, ierr = indexed.encode()
 	}()
 	var err error
-	t.entries, err = entries.GobEncode()
+	t.entries, err = entries.encode()
 	<-done
 	return t, errors.Join(err, ierr)
 }
 
 // file returns the bytes of the cache file made of t and the rest.
 func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint) ([]byte, error) {
-	eb, err := export.GobEncode()
+	eb, err := export.encode()
 	if err != nil {
 		return nil, err
 	}
-	f := pageCacheFile{Entries: t.entries, Export: eb, Indexed: t.indexed, Unusable: unusable, Marker: marker}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(&f); err != nil {
-		return nil, err
+	b := make([]byte, 0, len(pageCacheMagic)+len(t.entries)+len(eb)+len(t.indexed)+64)
+	b = append(b, pageCacheMagic...)
+	for _, table := range [][]byte{t.entries, eb, t.indexed} {
+		b = binary.AppendUvarint(b, uint64(len(table)))
+		b = append(b, table...)
 	}
-	return b.Bytes(), nil
+	b = binary.AppendVarint(b, int64(unusable))
+	b = binary.AppendVarint(b, marker.Size)
+	b = binary.AppendVarint(b, marker.ModTime)
+	b = binary.AppendUvarint(b, marker.Ino)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encodePageCache returns the bytes of the cache's file.
 func encodePageCache(pc *pageCache) ([]byte, error) {
@@ -325,21 +329,48 @@ func encodePageCache(pc *pageCache) ([]byte, error) {
 // decodePageCache decodes a cache file's bytes; its two entry tables
 // make one.
 func decodePageCache(data []byte) (*pageCache, error) {
-	var f pageCacheFile
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&f); err != nil {
-		return nil, err
+	if len(data) < len(pageCacheMagic)+4 || !bytes.HasPrefix(data, pageCacheMagic) ||
+		crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, errBadPageCache
 	}
-	pc := &pageCache{Unusable: f.Unusable, Marker: f.Marker}
+	b := data[len(pageCacheMagic) : len(data)-4]
+	var tables [3][]byte
+	for k := range tables {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return nil, errBadPageCache
+		}
+		tables[k], b = b[w:w+int(n)], b[w+int(n):]
+	}
+	var nums [4]int64
+	for k := range nums {
+		var w int
+		if k == 3 {
+			var u uint64
+			u, w = binary.Uvarint(b)
+			nums[k] = int64(u)
+		} else {
+			nums[k], w = binary.Varint(b)
+		}
+		if w <= 0 {
+			return nil, errBadPageCache
+		}
+		b = b[w:]
+	}
+	if len(b) != 0 {
+		return nil, errBadPageCache
+	}
+	pc := &pageCache{Unusable: int(nums[0]), Marker: write.Fingerprint{Size: nums[1], ModTime: nums[2], Ino: uint64(nums[3])}}
 	var export entryMap
 	var ierr, xerr error
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ierr = pc.Indexed.GobDecode(f.Indexed)
-		xerr = export.GobDecode(f.Export)
+		ierr = pc.Indexed.decode(tables[2])
+		xerr = export.decode(tables[1])
 	}()
-	err := pc.Entries.GobDecode(f.Entries)
+	err := pc.Entries.decode(tables[0])
 	wg.Wait()
 	if err != nil || ierr != nil || xerr != nil || pc.Entries == nil {
 		return nil, errBadPageCache

@@ -68,16 +68,16 @@ func TestPageCacheForm(t *testing.T) {
 		t.Error("decoded cache differs")
 	}
 	var m entryMap
-	form, _ := pc.Entries.GobEncode()
+	form, _ := pc.Entries.encode()
 	for n := 0; n < len(form); n += 97 {
-		if m.GobDecode(form[:n]) == nil {
+		if m.decode(form[:n]) == nil {
 			t.Errorf("entries cut at %d bytes decoded", n)
 		}
 	}
 	var ix indexedMap
-	form, _ = pc.Indexed.GobEncode()
+	form, _ = pc.Indexed.encode()
 	for n := 0; n < len(form); n += 41 {
-		if ix.GobDecode(form[:n]) == nil {
+		if ix.decode(form[:n]) == nil {
 			t.Errorf("index hashes cut at %d bytes decoded", n)
 		}
 	}
@@ -105,6 +105,16 @@ func TestPageCacheBytes(t *testing.T) {
 	got, err := decodePageCache(want)
 	if err != nil || !bytes.Equal(enc(got), want) {
 		t.Errorf("a decoded cache encodes to other bytes (%v)", err)
+	}
+	for _, k := range []int{0, len(want) / 2, len(want) - 1} {
+		bad := bytes.Clone(want)
+		bad[k] ^= 1
+		if _, err := decodePageCache(bad); err == nil {
+			t.Errorf("a cache with byte %d changed decoded", k)
+		}
+	}
+	if _, err := decodePageCache(want[:len(want)-1]); err == nil {
+		t.Error("a cut cache decoded")
 	}
 	for name, change := range map[string]func(*pageCache){
 		"entry": func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{2}} },
