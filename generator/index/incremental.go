@@ -151,6 +151,9 @@ func saveExportState(dir string, s *exportState, marker string) error {
 // marked from over to the site marked to, when a build kept that export
 // whole (the index in dir was not opened).
 func MoveExportState(dir, from, to string) error {
+	if from == to {
+		return nil // the same site: the state is valid as it is
+	}
 	s, err := loadExportState(dir)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && s.Marker != from) {
 		return nil // nothing to carry: the next export is made whole
