@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,7 +43,22 @@ func budgetSite(tb testing.TB) (site string, recsN int, st ExportStats, indexTim
 	}
 	site = filepath.Join(dir, "site")
 	os.RemoveAll(site)
-	st, err = ix.Export(dirWriter{site}, ExportOptions{Pattern: pattern.Compile})
+	opts := ExportOptions{Pattern: pattern.Compile}
+	// ERRDOCS_BUDGET_OPTS="Name=value,..." sets integer export options, for
+	// trying layouts (e.g. PostingFileBytes=8192)
+	if s := os.Getenv("ERRDOCS_BUDGET_OPTS"); s != "" {
+		v := reflect.ValueOf(&opts).Elem()
+		for _, kv := range strings.Split(s, ",") {
+			k, x, _ := strings.Cut(kv, "=")
+			n, err := strconv.Atoi(x)
+			f := v.FieldByName(k)
+			if err != nil || !f.IsValid() || f.Kind() != reflect.Int {
+				tb.Fatalf("ERRDOCS_BUDGET_OPTS: bad %q", kv)
+			}
+			f.SetInt(int64(n))
+		}
+	}
+	st, err = ix.Export(dirWriter{site}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -50,7 +66,9 @@ func budgetSite(tb testing.TB) (site string, recsN int, st ExportStats, indexTim
 }
 
 // TestBudgetSite (only with ERRDOCS_BUDGET_DIR) prepares the persistent
-// budget site and prints the export figures.
+// budget site and prints the export figures; ERRDOCS_BUDGET_OPTS tries
+// other export options. Run it with -count=1: go test would otherwise
+// replay a cached run (and leave the site of another run in place).
 func TestBudgetSite(t *testing.T) {
 	if os.Getenv("ERRDOCS_BUDGET_DIR") == "" {
 		t.Skip("set ERRDOCS_BUDGET_DIR to build the persistent budget site")
@@ -58,7 +76,7 @@ func TestBudgetSite(t *testing.T) {
 	site, n, st, it := budgetSite(t)
 	t.Logf("records %d at %s: index %.1fs, export %.1fs (read %.1fs, patterns %.1fs), files %d %v, %.1f MB, largest %d (%s)",
 		n, site, it.Seconds(), st.Duration.Seconds(), st.ReadTime.Seconds(), st.PatternTime.Seconds(), st.Files, st.FilesByKind, float64(st.Bytes)/1e6, st.MaxFileBytes, st.MaxFile)
-	t.Logf("bytes by kind %v", st.BytesByKind)
+	t.Logf("bytes by kind %v; postings %d, terms %d", st.BytesByKind, st.Postings, st.Terms)
 }
 
 // budgetQueries are the typical queries of the budget: 2-3 consecutive

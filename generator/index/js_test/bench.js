@@ -1,6 +1,8 @@
 // Query timing and bytes of engine.js in Node, for profiling by hand:
 //   node bench.js <site dir holding search/> <queries.json> [repeats]
 // Cold: bytes (gzip -9 per file) each query loads into a fresh engine.
+// Further: the queries one after another in one engine; second: each query
+// in a fresh engine after the query before it (its bytes alone).
 // Loaded: each query runs once to load its chunks, then `repeats` more times
 // (timed); per query the median, over queries the median and p95.
 "use strict";
@@ -62,6 +64,22 @@ async function main() {
     console.log(`cold KB median ${(med(cold) / 1000).toFixed(1)} p95 ${(p95(cold) / 1000).toFixed(1)} max ${(Math.max(...cold) / 1000).toFixed(1)} (engine ${engineGz} B; mean KB by kind ${JSON.stringify(kinds)})`);
     const w = warm.slice(1);
     console.log(`further KB median ${(med(w) / 1000).toFixed(1)} p95 ${(p95(w) / 1000).toFixed(1)} max ${(Math.max(...w) / 1000).toFixed(1)}`);
+    // second query: a fresh engine runs the query before (the last for the
+    // first), then this one, whose bytes alone count
+    const second = [], skinds = {};
+    for (let i = 0; i < queries.length; i++) {
+      const a = queries[(i + queries.length - 1) % queries.length], q = queries[i];
+      const c = fresh();
+      await c.ErrdocsSearch.init(search);
+      await c.ErrdocsSearch.search(a.q, a.opts || {});
+      const before = c.__loaded.length;
+      await c.ErrdocsSearch.search(q.q, q.opts || {});
+      const fs2 = c.__loaded.slice(before);
+      second.push(fs2.reduce((s, f) => s + f.gz, 0));
+      fs2.forEach((f) => { const k = f.key.split("/")[0]; skinds[k] = (skinds[k] || 0) + f.gz; });
+    }
+    for (const k in skinds) skinds[k] = +(skinds[k] / queries.length / 1000).toFixed(1);
+    console.log(`second KB median ${(med(second) / 1000).toFixed(1)} p95 ${(p95(second) / 1000).toFixed(1)} max ${(Math.max(...second) / 1000).toFixed(1)} (mean KB by kind ${JSON.stringify(skinds)})`);
   }
   if (only !== "cold") {
     const c = fresh();

@@ -4,7 +4,11 @@
 // and answers a JSON request read from the file named by argv[2]:
 //   {root: "<repo root>", site: "<dir holding search/>",
 //    analyze: [{analyzer, texts: [..]}],         -> analyze: [[[terms]..]..]
-//    queries: [{q, opts}], coldQueries: bool}     -> queries: [{results, total, bytes, files}]
+//    queries: [{q, opts}], coldQueries: bool,      -> queries: [{results, total, bytes, files}]
+//    pairQueries: bool}
+// coldQueries: each query in a fresh engine; pairQueries: each query i in a
+// fresh engine that ran query i-1 (the last for the first) before it, and
+// only query i's files counted (a "second query").
 // and prints the JSON answer on stdout.
 "use strict";
 const fs = require("fs");
@@ -53,9 +57,13 @@ async function main() {
     ctx = fresh();
     await ctx.ErrdocsSearch.init(path.join(req.site, "search"));
     for (const q of req.queries) {
-      if (req.coldQueries) {
+      if (req.coldQueries || req.pairQueries) {
         ctx = fresh();
         await ctx.ErrdocsSearch.init(path.join(req.site, "search"));
+      }
+      if (req.pairQueries) {
+        const a = req.queries[(req.queries.indexOf(q) + req.queries.length - 1) % req.queries.length];
+        await ctx.ErrdocsSearch.search(a.q, a.opts || {});
       }
       const before = ctx.__loaded.length;
       const t0 = process.hrtime.bigint();
