@@ -52,9 +52,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}
 	pcLoaded := make(chan loadedCache, 1)
 	looked := make(chan map[string]write.Fingerprint, 1)
-	readDone := make(chan struct{})
-	endRead := sync.OnceFunc(func() { close(readDone) })
-	defer endRead()
 	go func() {
 		pc, data := loadPageCache(pcPath)
 		var opening *indexOpening
@@ -66,9 +63,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		for rel := range pc.Entries {
 			rels = append(rels, rel)
 		}
-		// Not before the records are read: the early export waits for
-		// them, the site model and the pages for the files looked at.
-		<-readDone
 		looked <- write.Look(c.Out, rels, c.Workers)
 	}()
 	// The index opened early is closed on the way out unless a stage took
@@ -82,7 +76,6 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		opening.discard()
 	}()
 	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
-	endRead()
 	if err != nil {
 		return rep, err
 	}
