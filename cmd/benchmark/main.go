@@ -243,7 +243,7 @@ func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, re
 	ch := changed(before, after)
 	nc.FilesChanged, nc.Kinds, nc.Paths = len(ch), kinds(ch, ""), head(ch, 20)
 	res.NoChange.Runs = append(res.NoChange.Runs, nc)
-	logf("run %d: no-change %.1f s, %d files changed", i, nc.Seconds, len(ch))
+	logf("run %d: no-change %.1f s (sync before it %.1f s), %d files changed", i, nc.Seconds, nc.SyncSeconds, len(ch))
 
 	// One record's documentation changed.
 	ed, err := changeDoc(dataset, editT, fmt.Sprintf("Benchmark edit %d: this sentence was added to measure a one-record rebuild.", i))
@@ -267,7 +267,7 @@ func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, re
 	ch = changed(before, after)
 	oc.FilesChanged, oc.Kinds, oc.Paths = len(ch), kinds(ch, editT.Path), head(ch, 40)
 	res.OneChange.Runs = append(res.OneChange.Runs, oc)
-	logf("run %d: one-change %.1f s, %d files changed (%s)", i, oc.Seconds, len(ch), formatKinds(oc.Kinds))
+	logf("run %d: one-change %.1f s (sync before it %.1f s), %d files changed (%s)", i, oc.Seconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
 
 	// Back to the original dataset (not timed), then one record removed.
 	if _, err := build(); err != nil {
