@@ -295,6 +295,16 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 			mark(k.field, k.term, k.moves)
 		}
 		inc.checked, inc.nChanged = len(preread), len(changedTerms)
+		// What the checks read, and the cache files they loaded, for
+		// shards that are kept is not needed again (a run that goes on
+		// into such a shard reads its terms again): let it go, 200 MB at
+		// half a million records.
+		for k := range preread {
+			if !inc.affected[shardOf(validUTF8PerByte(k.term))] {
+				delete(preread, k)
+			}
+		}
+		inc.cache.forget(func(k int) bool { return !inc.affected[k] })
 	} else {
 		// A cache file is missing or damaged: every shard that may have
 		// changed, those with an old posting of a changed doc and those

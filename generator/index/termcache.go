@@ -209,6 +209,18 @@ func (c *termCache) shard(k int) *cachedShard {
 	return cs
 }
 
+// forget lets go of the cache files read of the previous shards k for
+// which drop is true; they are read again if asked for.
+func (c *termCache) forget(drop func(k int) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.shards {
+		if drop(k) {
+			delete(c.shards, k)
+		}
+	}
+}
+
 // shardOf returns the previous shard that held term: the last whose
 // first term is at most term (the first shard for a term before all).
 func (c *termCache) shardOf(term string) int {
