@@ -69,7 +69,7 @@ const entryMapVersion = 1
 // encode writes the entries sorted by path, so the same entries always
 // make the same bytes; the paths are written as their length and what
 // follows the previous path's common prefix.
-func (m entryMap) encode() ([]byte, error) {
+func (m entryMap) encode() []byte {
 	rels := make([]string, 0, len(m))
 	for rel := range m {
 		rels = append(rels, rel)
@@ -99,7 +99,7 @@ func (m entryMap) encode() ([]byte, error) {
 		b = binary.AppendVarint(b, e.Print.ModTime)
 		b = binary.AppendUvarint(b, e.Print.Ino)
 	}
-	return b, nil
+	return b
 }
 
 var errBadPageCache = errors.New("page cache: bad entries")
@@ -184,9 +184,9 @@ func (m *entryMap) decode(b []byte) error {
 // in sorted order.
 type indexedMap map[string][32]byte
 
-func (m indexedMap) encode() ([]byte, error) {
+func (m indexedMap) encode() []byte {
 	if m == nil {
-		return []byte{0}, nil
+		return []byte{0}
 	}
 	ids := make([]string, 0, len(m))
 	for id := range m {
@@ -201,7 +201,7 @@ func (m indexedMap) encode() ([]byte, error) {
 		h := m[id]
 		b = append(b, h[:]...)
 	}
-	return b, nil
+	return b
 }
 
 func (m *indexedMap) decode(b []byte) error {
@@ -274,26 +274,21 @@ type pageTables struct{ entries, indexed []byte }
 
 // encodeTables encodes entries (none of the export's) and indexed, side
 // by side.
-func encodeTables(entries entryMap, indexed indexedMap) (pageTables, error) {
+func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 	var t pageTables
-	var ierr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t.indexed, ierr = indexed.encode()
+		t.indexed = indexed.encode()
 	}()
-	var err error
-	t.entries, err = entries.encode()
+	t.entries = entries.encode()
 	<-done
-	return t, errors.Join(err, ierr)
+	return t
 }
 
 // file returns the bytes of the cache file made of t and the rest.
-func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint) ([]byte, error) {
-	eb, err := export.encode()
-	if err != nil {
-		return nil, err
-	}
+func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint) []byte {
+	eb := export.encode()
 	b := make([]byte, 0, len(pageCacheMagic)+len(t.entries)+len(eb)+len(t.indexed)+64)
 	b = append(b, pageCacheMagic...)
 	for _, table := range [][]byte{t.entries, eb, t.indexed} {
@@ -304,13 +299,13 @@ func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint
 	b = binary.AppendVarint(b, marker.Size)
 	b = binary.AppendVarint(b, marker.ModTime)
 	b = binary.AppendUvarint(b, marker.Ino)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encodePageCache returns the bytes of the cache's file.
-func encodePageCache(pc *pageCache) ([]byte, error) {
+func encodePageCache(pc *pageCache) []byte {
 	pages, export := entryMap{}, entryMap{}
 	for rel, e := range pc.Entries {
 		if e.Kind == kindExport {
@@ -319,11 +314,7 @@ func encodePageCache(pc *pageCache) ([]byte, error) {
 			pages[rel] = e
 		}
 	}
-	t, err := encodeTables(pages, pc.Indexed)
-	if err != nil {
-		return nil, err
-	}
-	return t.file(export, pc.Unusable, pc.Marker)
+	return encodeTables(pages, pc.Indexed).file(export, pc.Unusable, pc.Marker)
 }
 
 // decodePageCache decodes a cache file's bytes; its two entry tables
@@ -342,25 +333,20 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		}
 		tables[k], b = b[w:w+int(n)], b[w+int(n):]
 	}
-	var nums [4]int64
-	for k := range nums {
-		var w int
-		if k == 3 {
-			var u uint64
-			u, w = binary.Uvarint(b)
-			nums[k] = int64(u)
-		} else {
-			nums[k], w = binary.Varint(b)
-		}
-		if w <= 0 {
-			return nil, errBadPageCache
-		}
-		b = b[w:]
+	var bad bool
+	varint := func() int64 {
+		v, w := binary.Varint(b)
+		bad = bad || w <= 0
+		b = b[max(w, 0):]
+		return v
 	}
-	if len(b) != 0 {
+	pc := &pageCache{Unusable: int(varint())}
+	pc.Marker.Size, pc.Marker.ModTime = varint(), varint()
+	ino, w := binary.Uvarint(b)
+	if bad || w <= 0 || len(b) != w {
 		return nil, errBadPageCache
 	}
-	pc := &pageCache{Unusable: int(nums[0]), Marker: write.Fingerprint{Size: nums[1], ModTime: nums[2], Ino: uint64(nums[3])}}
+	pc.Marker.Ino = ino
 	var export entryMap
 	var ierr, xerr error
 	var wg sync.WaitGroup

@@ -481,21 +481,14 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if err != nil {
 		return rep, err
 	}
-	// The page cache's tables: of the records' hashes (noteIndexed, the
+	// The page cache's tables: of the records' hashes (next.Indexed, the
 	// last use of the site model and the dataset: from here on the
 	// collector may free them, which gives a whole export room at half a
 	// million records), and of every file but the export's, with their
-	// fingerprints, encoded (notePages). notePages runs while an early
-	// export ends, when the main goroutine has nothing else to do, else
-	// after the export, whose memory it would add to.
+	// fingerprints, encoded (notePages). notePages runs while an early or
+	// overlapping export ends, when the main goroutine has nothing else
+	// to do, else after the export, whose memory it would add to.
 	var tables pageTables
-	var tablesErr error
-	noteIndexed := func() {
-		next.Indexed = make(map[string][32]byte, len(s.Summaries))
-		for i := range s.Summaries {
-			next.Indexed[s.Summaries[i].ID] = ds.raws[i]
-		}
-	}
 	notePages := func() {
 		for p := range assets {
 			note(assets[p], kindAsset, Key{})
@@ -506,27 +499,27 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
 		}
 		setPrints(out, next.Entries)
-		if gerr == nil {
-			tables, tablesErr = encodeTables(next.Entries, next.Indexed)
-		}
+		tables = encodeTables(next.Entries, next.Indexed)
 	}
-	switch {
-	case overlap:
+	if overlap {
 		timer.done("listings+export")
-		noteIndexed()
-		notePages()
-	case early != nil:
+	} else {
 		timer.done("listings")
-		noteIndexed()
+	}
+	next.Indexed = make(map[string][32]byte, len(s.Summaries))
+	for i := range s.Summaries {
+		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
+	}
+	pagesEarly := overlap || early != nil
+	if pagesEarly {
 		notePages()
+	}
+	if early != nil {
 		// The early export, begun before the model: what is left of it.
 		if err := early.wait(); err != nil {
 			return rep, err
 		}
 		timer.done("export (rest)")
-	default:
-		timer.done("listings")
-		noteIndexed()
 	}
 	if !overlap && !exported && (early == nil || !early.exported) {
 		if err := runExport(); err != nil {
@@ -534,7 +527,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		}
 		timer.done("export")
 	}
-	if !overlap && early == nil {
+	if !pagesEarly {
 		notePages()
 	}
 	// The export's files, under the dataset key (not a listing's).
@@ -577,14 +570,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	}()
 	if gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		data, err := tables.file(exportEntries, next.Unusable, next.Marker)
-		if err == nil {
-			err = tablesErr
-		}
-		if err == nil {
-			err = savePageCache(pcPath, data, prevBytes)
-		}
-		if err != nil {
+		data := tables.file(exportEntries, next.Unusable, next.Marker)
+		if err := savePageCache(pcPath, data, prevBytes); err != nil {
 			c.Problem("page cache: " + err.Error())
 		}
 	}

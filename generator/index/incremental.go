@@ -237,19 +237,9 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		inc.changed = append(inc.changed, n)
 	}
 	slices.Sort(inc.changed)
-	firsts := make([]string, len(prev.Shards))
-	for i, sh := range prev.Shards {
-		firsts[i] = sh.First
-	}
-	shardOf := func(term string) int {
-		// the last shard whose first term is <= term (the first shard for
-		// a term before all of them)
-		i := sort.SearchStrings(firsts, term)
-		if i < len(firsts) && firsts[i] == term {
-			return i
-		}
-		return max(i-1, 0)
-	}
+	fresh := ix.freshTerms()
+	inc.cache = newTermCache(inc.cacheDir, prev.Shards, inc.changed, fresh)
+	shardOf := inc.cache.shardOf
 	holder := map[string]int{}
 	for i, sh := range prev.Shards {
 		for _, k := range sh.Lists {
@@ -257,7 +247,6 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		}
 	}
 	inc.holder = holder
-	inc.cache = newTermCache(inc.cacheDir, prev.Shards, inc.changed, ix.freshTerms())
 	// Which shards to re-encode: those holding a term whose postings a
 	// changed record changed, where the term was and where it is now, and
 	// those holding the prefix lists over it. A list is built at the first
@@ -285,7 +274,7 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 			}
 		}
 	}
-	changedTerms, preread, ok, err := inc.changedTerms(fields, ix.freshTerms(), read)
+	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
 	if err != nil {
 		return nil, err
 	}
@@ -378,14 +367,6 @@ type changedTerm struct {
 func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]bool,
 	read func(field int, raw, term string) (fieldTerm, error)) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
 	c := inc.cache
-	holds := func(ft *fieldTerm) bool {
-		for _, d := range inc.changed {
-			if _, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
-				return true
-			}
-		}
-		return false
-	}
 	var cands []termKey
 	for fi, terms := range fresh {
 		for t := range terms {
@@ -404,7 +385,7 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 			if ft.df == dupDF {
 				return nil, nil, false, nil
 			}
-			if holds(&ft) && !fresh[ft.field][ft.term] {
+			if holdsAny(ft.posts, inc.changed) && !fresh[ft.field][ft.term] {
 				cands = append(cands, termKey{ft.field, ft.term})
 			}
 		}

@@ -246,13 +246,21 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if !ok || ft.df == dupDF {
 		return fieldTerm{}, false
 	}
-	for _, d := range c.changed {
-		if _, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
-			return fieldTerm{}, false
-		}
+	if holdsAny(ft.posts, c.changed) {
+		return fieldTerm{}, false
 	}
 	c.hits.Add(1)
 	return ft, true
+}
+
+// holdsAny reports whether postings (in doc order) hold one of docs.
+func holdsAny(posts []posting, docs []uint32) bool {
+	for _, d := range docs {
+		if _, found := slices.BinarySearchFunc(posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
+			return true
+		}
+	}
+	return false
 }
 
 // pruneTermCache removes the cache files of shards the export no longer

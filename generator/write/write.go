@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -368,20 +367,6 @@ func (s *Site) FingerprintsOf(rels []string, prints []Fingerprint, ok []bool) {
 		prints[k], ok[k] = s.prints[rel]
 		ok[k] = ok[k] && prints[k] != Fingerprint{} // not claimed only
 	}
-}
-
-// Fingerprints returns the fingerprint of every file of the new site, as
-// it stands after Commit (renaming a file keeps its fingerprint). Once
-// the site is committed or aborted it changes no more, and the table is
-// the site's own (a hundred thousand entries are not copied): the caller
-// must not change it.
-func (s *Site) Fingerprints() map[string]Fingerprint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done {
-		return s.prints
-	}
-	return maps.Clone(s.prints)
 }
 
 // same reports whether the file at path holds exactly data, and returns its
