@@ -69,13 +69,14 @@ var FilterFields = []string{"repo", "severity", "errorType", "tag", "language"}
 // FilterFieldPrefix prefixes the bleve names of the filter fields.
 const FilterFieldPrefix = "f_"
 
-// sortKeyField holds SortKey (family, then newest analyzedAt first); it is
-// the tie-break order of scored results and the order of filter-only ones.
+// sortKeyField holds SortKey (family, class, message shape, then newest
+// analyzedAt first); it is the tie-break order of scored results and the
+// order of filter-only ones.
 const sortKeyField = "sortKey"
 
 // mappingVersion changes whenever the mapping or the document derivation
 // changes, so that an old cache is rebuilt rather than trusted.
-const mappingVersion = "errdocs-index-6"
+const mappingVersion = "errdocs-index-7"
 
 // NewMapping returns the explicit index mapping.
 func NewMapping() (*mapping.IndexMappingImpl, error) {
