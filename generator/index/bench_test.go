@@ -28,8 +28,8 @@ func TestExportBudget(t *testing.T) {
 	// there) scales to < 100 at 2,000, plus the fixed part (manifest,
 	// filter values, id shards) and, per dictionary shard (3 KiB of
 	// entries), its last postings files (one per stream), which may be
-	// partly filled.
-	if st.Files > 185 {
+	// partly filled: 190 with postings files of 10 KiB.
+	if st.Files > 200 {
 		t.Errorf("%d files for 2,000 records", st.Files)
 	}
 	if st.NormFallbacks != 0 {

@@ -38,9 +38,9 @@ type ExportOptions struct {
 
 	Dir              string // folder under the site root; default "search"
 	DictShardBytes   int    // target size of a dictionary shard; default 3 KiB
-	PostingFileBytes int    // target size of a postings file; default 16 KiB
-	DocsPerFile      int    // records per doc data file; default 44
-	PatternsPerFile  int    // records per pattern program file; default 4 × DocsPerFile
+	PostingFileBytes int    // target size of a postings file; default 10 KiB
+	DocsPerFile      int    // records per doc data file; default 64
+	PatternsPerFile  int    // records per pattern program file; default 32 × DocsPerFile
 	BlockSize        int    // postings per block; default 128
 	HeadSize         int    // documents in a term's impact head; default 4 × BlockSize
 	HeadMin          int    // postings in long lists from which a term gets a head; default HeadSize
@@ -67,11 +67,16 @@ func (o *ExportOptions) defaults() {
 	if o.DictShardBytes <= 0 {
 		o.DictShardBytes = 3 << 10
 	}
+	// Postings files of 10 KiB and doc data files of 64 records: at
+	// 100,000 records the fewest bytes a further query loads (a second
+	// query: 46.6 KB median, where 16 KiB and 44 gave 48.3) within the
+	// budget of 5,000 files (4,937); smaller postings files cost more
+	// files than the larger doc data files save (BENCHMARKS.md).
 	if o.PostingFileBytes <= 0 {
-		o.PostingFileBytes = 16 << 10
+		o.PostingFileBytes = 10 << 10
 	}
 	if o.DocsPerFile <= 0 {
-		o.DocsPerFile = 44
+		o.DocsPerFile = 64
 	}
 	if o.PatternsPerFile <= 0 {
 		o.PatternsPerFile = 32 * o.DocsPerFile
@@ -134,16 +139,13 @@ type ExportStats struct {
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // EntryFile is the one export file whose name is fixed (under
 // ExportOptions.Dir): it names the content-hashed manifest. Every other
 // file is named <key>.<hash>.js and can be cached forever.
 const EntryFile = "manifest.js"
 
-// TablePer is the number of doc data (r/) or pattern (m/) files whose
-// hashed names one name table (t/rNNNN, t/mNNNN) lists.
-const TablePer = 128
 
 type posting struct {
 	doc  uint32
@@ -368,8 +370,9 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// result list needs only the cards; pattern programs (a third of the
 	// bytes) load only for paste matching, in coarser chunks to save files.
 	hasPatterns := opts.Pattern != nil
-	// names lists the hashed names the manifest gives: name tables,
-	// filter value lists, id shards.
+	// names lists the hashed names the manifest gives: filter value
+	// lists, id shards (the doc data and pattern files' names are lists of
+	// their own, rh and mh).
 	names := map[string]string{}
 	var rHash, mHash []string
 	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
@@ -423,23 +426,6 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		}
 	}
 	next.RHashes, next.MHashes = rHash, mHash
-	// Name tables: the hashed names of TablePer consecutive doc data (or
-	// pattern) files, 8 hex digits each, loaded with the first results.
-	for _, tk := range []struct {
-		kind   string
-		hashes []string
-	}{{"r", rHash}, {"m", mHash}} {
-		for g := 0; g*TablePer < len(tk.hashes); g++ {
-			part := tk.hashes[g*TablePer : min((g+1)*TablePer, len(tk.hashes))]
-			key := fmt.Sprintf("t/%s%04d", tk.kind, g)
-			h, err := w.script("t", key, jsString(strings.Join(part, "")))
-			if err != nil {
-				return st, err
-			}
-			names[key] = h
-		}
-	}
-
 	// Filters: per field, the sorted values with their doc counts and
 	// where their doc lists are; doc lists packed into filter files.
 	// An incremental export keeps them when no changed record's filter
@@ -522,13 +508,16 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		FilterNames []string            `json:"filterNames"`
 		Extra       map[string][]string `json:"extra,omitempty"`
 		ShardHashes string              `json:"dh"`
+		DocHashes   string              `json:"rh"`
+		PatHashes   string              `json:"mh,omitempty"`
 		Names       map[string]string   `json:"names"`
 	}{
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
 		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
 		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
-			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile, "tablePer": TablePer},
+			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
 		FilterNames: FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
+		DocHashes: strings.Join(rHash, ""), PatHashes: strings.Join(mHash, ""),
 	}
 	for _, f := range Fields {
 		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
@@ -561,7 +550,6 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 // results, so they stay out: a query loads up to one doc data file per
 // result.
 type cardColumns struct {
-	ID        []string       `json:"i"`
 	Title     []string       `json:"t"`
 	URL       []string       `json:"u"`
 	FullURL   map[int]string `json:"U,omitempty"`
@@ -580,10 +568,9 @@ func (c *cardColumns) add(d DocData, snippetRunes int) {
 		if c.FullURL == nil {
 			c.FullURL = map[int]string{}
 		}
-		c.FullURL[len(c.ID)] = u
+		c.FullURL[len(c.Title)] = u
 		u = ""
 	}
-	c.ID = append(c.ID, d.ID)
 	c.Title = append(c.Title, d.Title)
 	c.URL = append(c.URL, u)
 	c.Repo = append(c.Repo, d.Repo)

@@ -191,13 +191,35 @@ func (u ui) settled() {
 	u.wait(`(function(){var a=document.querySelector('[data-search-app]');return a&&!a.hasAttribute('aria-busy')&&/^(results|empty|idle|error)$/.test(a.getAttribute('data-state'))})()`)
 }
 
-func (u ui) ids() []string {
+// results lists the shown results by the site path of their record page
+// ("owner/name/slug/"), from each result's first link.
+func (u ui) results() []string {
 	u.t.Helper()
-	s := u.eval(`Array.from(document.querySelectorAll('#results > li')).map(function(li){return li.getAttribute('data-id')}).join(',')`)
+	s := u.eval(`Array.from(document.querySelectorAll('#results > li')).map(function(li){var a=li.querySelector('a');return a?a.getAttribute('href'):''}).join('\n')`)
 	if s == "" {
 		return nil
 	}
-	return strings.Split(s, ",")
+	paths := strings.Split(s, "\n")
+	for i, p := range paths {
+		p = strings.TrimSuffix(p, "index.html")
+		for strings.HasPrefix(p, "../") {
+			p = p[3:]
+		}
+		paths[i] = p
+	}
+	return paths
+}
+
+// harnessPath is the site path of the harness record with this id.
+func harnessPath(t *testing.T, id string) string {
+	t.Helper()
+	for _, d := range harnessDocs {
+		if d.ID == id {
+			return d.URL
+		}
+	}
+	t.Fatalf("no harness record %s", id)
+	return ""
 }
 
 func (u ui) query() url.Values {
@@ -267,7 +289,7 @@ func TestSearchUI(t *testing.T) {
 			// A link with ?q= opens with results; words are marked, record
 			// text stays text.
 			u.navigate(search + "?q=" + url.QueryEscape("disk quota"))
-			if got := u.ids(); len(got) == 0 || got[0] != "0000000000000003" {
+			if got := u.results(); len(got) == 0 || got[0] != harnessPath(t, "0000000000000003") {
 				t.Fatalf("?q=disk quota: results %v, want the quota record first", got)
 			}
 			if got := u.eval(`document.getElementById('search-q').value`); got != "disk quota" {
@@ -298,7 +320,7 @@ func TestSearchUI(t *testing.T) {
 			u.selectFilter("filter-severity", "info")
 			u.wait(`new URLSearchParams(location.search).get('severity')==='info'`)
 			u.settled()
-			if got := u.ids(); len(got) != 1 || got[0] != "0000000000000004" {
+			if got := u.results(); len(got) != 1 || got[0] != harnessPath(t, "0000000000000004") {
 				t.Errorf("cache + severity=info: %v", got)
 			}
 			if q := u.query(); q.Get("q") != "cache" {
@@ -309,7 +331,7 @@ func TestSearchUI(t *testing.T) {
 			u.eval(`history.back()`)
 			u.wait(`!new URLSearchParams(location.search).has('severity')`)
 			u.settled()
-			if got := u.ids(); len(got) != 2 {
+			if got := u.results(); len(got) != 2 {
 				t.Errorf("after back: results %v, want the 2 cache records", got)
 			}
 			if got := u.eval(`document.querySelectorAll('.filter-chip').length`); got != "0" {
@@ -319,7 +341,7 @@ func TestSearchUI(t *testing.T) {
 			u.eval(`history.back()`)
 			u.wait(`new URLSearchParams(location.search).get('q')==='disk quota'`)
 			u.settled()
-			if got := u.ids(); len(got) == 0 || got[0] != "0000000000000003" {
+			if got := u.results(); len(got) == 0 || got[0] != harnessPath(t, "0000000000000003") {
 				t.Errorf("after back to the first search: results %v", got)
 			}
 			if got := u.eval(`document.getElementById('search-q').value`); got != "disk quota" {
@@ -329,7 +351,7 @@ func TestSearchUI(t *testing.T) {
 			// A filter on its own, from the URL as repo pages link to it;
 			// then "more results".
 			u.navigate(search + "?repo=acme%2Flock")
-			if got := u.ids(); len(got) != 20 {
+			if got := u.results(); len(got) != 20 {
 				t.Fatalf("repo filter alone: %d results, want a first page of 20", len(got))
 			}
 			if got := u.eval(`document.getElementById('result-count').textContent`); !strings.HasPrefix(got, "45 results") {
@@ -341,7 +363,7 @@ func TestSearchUI(t *testing.T) {
 			// A text query with more than a page of matches: the total says
 			// so (no result beyond the page is fetched), "more" shows them.
 			u.navigate(search + "?q=acme%2Flock")
-			if got := u.ids(); len(got) != 20 {
+			if got := u.results(); len(got) != 20 {
 				t.Fatalf("query acme/lock: %d results, want a first page of 20", len(got))
 			}
 			if got := u.eval(`document.getElementById('more-results').hidden`); got != "false" {
@@ -363,14 +385,14 @@ func TestSearchUI(t *testing.T) {
 			// replica record first, the pattern puts primary on top.
 			u.navigate(search)
 			pasted := "Traceback (most recent call last):\n  File \"app.py\", line 3\nConnection refused: could not connect to server at db.internal:6543\n"
-			if first := browsertest.Eval[string](t, ctx, `window.ErrdocsSearch.search(`+jsString(pasted)+`,{filters:{},limit:5}).then(function(r){return r.results[0].id})`); first != "0000000000000001" {
+			if first := browsertest.Eval[string](t, ctx, `window.ErrdocsSearch.search(`+jsString(pasted)+`,{filters:{},limit:5}).then(function(r){return r.results[0].doc.url})`); first != harnessPath(t, "0000000000000001") {
 				t.Fatalf("precondition: text search ranks %s first, want the replica record", first)
 			}
 			u.paste(pasted)
 			u.wait(`document.querySelector('#results li.exact')`)
 			u.settled()
-			got := u.ids()
-			if len(got) < 2 || got[0] != "0000000000000002" {
+			got := u.results()
+			if len(got) < 2 || got[0] != harnessPath(t, "0000000000000002") {
 				t.Fatalf("pasted message: results %v, want the primary record first", got)
 			}
 			if n := u.eval(`document.querySelectorAll('#results .exact-match').length`); n != "1" {
@@ -646,7 +668,7 @@ func searchFlow(t *testing.T, u ui, base string, indexFile bool, target record.R
 
 	// ?q= opens with results.
 	u.navigate(search + "?q=" + url.QueryEscape(query))
-	if got := u.ids(); len(got) == 0 {
+	if got := u.results(); len(got) == 0 {
 		t.Fatalf("?q=%s: no results (%s)", query, u.eval(`document.getElementById('result-count').textContent`))
 	}
 
@@ -655,7 +677,7 @@ func searchFlow(t *testing.T, u ui, base string, indexFile bool, target record.R
 	u.typeText(query)
 	u.wait(`new URLSearchParams(location.search).get('q')===` + jsString(query))
 	u.settled()
-	before := u.ids()
+	before := u.results()
 	if len(before) == 0 {
 		t.Fatalf("typed %q: no results", query)
 	}
@@ -677,7 +699,7 @@ func searchFlow(t *testing.T, u ui, base string, indexFile bool, target record.R
 	u.eval(`history.back()`)
 	u.wait(`!new URLSearchParams(location.search).has('severity')`)
 	u.settled()
-	if got := u.ids(); strings.Join(got, ",") != strings.Join(before, ",") {
+	if got := u.results(); strings.Join(got, ",") != strings.Join(before, ",") {
 		t.Errorf("after back: results %v, want %v", got, before)
 	}
 	if got := u.eval(`document.getElementById('search-q').value`); got != query {
@@ -688,9 +710,9 @@ func searchFlow(t *testing.T, u ui, base string, indexFile bool, target record.R
 	u.navigate(search)
 	u.paste("ERROR 2026-01-02 10:00:00\n" + pasted + "\n")
 	u.settled()
-	got := u.ids()
-	if len(got) == 0 || got[0] != target.ID {
-		t.Fatalf("pasted %q: results %v, want %s first", pasted, got, target.ID)
+	got := u.results()
+	if len(got) == 0 || got[0] != target.Path() {
+		t.Fatalf("pasted %q: results %v, want %s (%s) first", pasted, got, target.Path(), target.ID)
 	}
 	if n := u.eval(`document.querySelectorAll('#results li:first-child .exact-match').length`); n != "1" {
 		t.Errorf("the first result is not marked exact match")

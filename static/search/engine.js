@@ -17,12 +17,13 @@
  *       total,        // number of matching records (exact when totalExact)
  *       totalExact,   // false when counting exactly would need more chunks
  *       fuzzy,        // true when the results come from the fuzzy fallback
- *       results: [{id, score, doc, matchedTerms}]
+ *       results: [{num, score, doc, matchedTerms}]
  *     }>
  *       filters: {repo:[], severity:[], errorType:[], tag:[], language:[]}:
  *         values of one field OR, fields AND. Filters alone (empty query)
- *         list records by error family (backgroundTag, none last), then
- *         newest analyzedAt first, then id; score 0.
+ *         list records in doc number order: error family (backgroundTag,
+ *         none last), error class, message shape, newest analyzedAt
+ *         first, then id; score 0.
  *       limit (default 10), offset (default 0).
  *       patterns (default false): also load each result's compiled
  *         messagePattern into doc.pattern (separate chunks, about as large
@@ -35,20 +36,21 @@
  *         records, run it again with typo tolerance (1 edit for words of
  *         3-5 bytes, 2 beyond; first 2 bytes must match) and return that;
  *         true: fuzzy only; false: never.
- *       results are in rank order: score descending, then the filter-only
- *         order (family, newest, id). doc = {id, title, url, repo, severity, errorType,
- *         language, snippet[, pattern]} (what a result shows; tags, error
- *         class and code are searchable, not returned); url is
- *         relative to the site root ("owner/name/slug/"). matchedTerms are
- *         analyzed terms (compare with analyze("errorMessage", word)).
+ *       results are in rank order: score descending, then doc number (the
+ *         filter-only order). num is the record's doc number in this
+ *         export; doc = {title, url, repo, severity, errorType, language,
+ *         snippet[, pattern]} (what a result shows; the record id, tags,
+ *         error class and code are not in it); url is relative to the
+ *         site root ("owner/name/slug/") and names the record. matchedTerms
+ *         are analyzed terms (compare with analyze("errorMessage", word)).
  *
  *   analyze(field, text) -> [term]
  *       field: a field name ("errorMessage", "errorClass", ...) or an
  *       analyzer name ("en", ...). Same tokens as bleve's analyzer.
  *
- *   docs(ids) -> Promise<[doc|null]>   doc data, with pattern, for record
- *       ids (any order; unknown id -> null). Costs one small id chunk per
- *       distinct first two hex digits, plus the doc and pattern chunks.
+ *   docs(ids) -> Promise<[doc|null]>   doc data, with pattern and id, for
+ *       record ids (any order; unknown id -> null). Costs one id chunk per
+ *       distinct first hex digits, plus the doc and pattern chunks.
  *   docsByNumber(nums, patterns) -> Promise<[doc]> doc data by doc number
  *       (result.num), the cheap path when results are at hand.
  *   facets() -> Promise<{repo:[{value,count}], severity:[...], ...}>
@@ -148,9 +150,10 @@
     if (key === "entry") names.manifest = data;
     else if (key === "manifest") {
       for (k in data.names) names[k] = data.names[k];
-    } else if (c === "t") {
-      var kind = key.charAt(2), g = parseInt(key.slice(3), 10), per = manifest.options.tablePer;
-      for (var j = 0; 8 * j < data.length; j++) names[kind + "/" + pad(g * per + j)] = data.substr(8 * j, 8);
+      // the doc data and pattern files: 8 hex digits each, in file order
+      [["r/", data.rh], ["m/", data.mh]].forEach(function (t) {
+        for (var j = 0; 8 * j < (t[1] || "").length; j++) names[t[0] + pad(j)] = t[1].substr(8 * j, 8);
+      });
     } else if (c === "f" && data && data.n) {
       for (k in data.n) names[k] = data.n[k];
     }
@@ -1187,8 +1190,8 @@
   // ---------- doc data ----------
   // A record's doc data from its doc data file (columns, FORMAT.md).
   function card(c, i) {
-    if (!c || !c.i || i >= c.i.length) return null;
-    var d = { id: c.i[i], title: c.t[i], url: "", repo: c.r[i], severity: c.s[i], errorType: c.e[i] };
+    if (!c || !c.t || i >= c.t.length) return null;
+    var d = { title: c.t[i], url: "", repo: c.r[i], severity: c.s[i], errorType: c.e[i] };
     d.url = c.U && (i in c.U) ? c.U[i] : d.repo + "/" + c.u[i];
     if (c.l[i]) d.language = c.l[i];
     if (c.n[i]) d.snippet = c.n[i];
@@ -1196,21 +1199,15 @@
   }
   // doc data by doc number; with patterns, also the m/ pattern chunks
   function docsByNumber(nums, patterns) {
-    var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile, tper = manifest.options.tablePer;
-    var keys = [], tables = [];
+    var per = manifest.docsPerFile, pper = manifest.options.patternsPerFile;
+    var keys = [];
     patterns = patterns && manifest.options.patterns === 1;
-    function add(list, k) { if (list.indexOf(k) < 0) list.push(k); }
+    function add(k) { if (keys.indexOf(k) < 0) keys.push(k); }
     nums.forEach(function (n) {
-      var rf = Math.floor(n / per), mf = Math.floor(n / pper);
-      add(keys, "r/" + pad(rf));
-      add(tables, "t/r" + pad(Math.floor(rf / tper)));
-      if (patterns) {
-        add(keys, "m/" + pad(mf));
-        add(tables, "t/m" + pad(Math.floor(mf / tper)));
-      }
+      add("r/" + pad(Math.floor(n / per)));
+      if (patterns) add("m/" + pad(Math.floor(n / pper)));
     });
-    // the name tables first: they give the doc data files' hashed names
-    return getAll(tables).then(function () { return getAll(keys); }).then(function () {
+    return getAll(keys).then(function () {
       return nums.map(function (n) {
         var d = card(store["r/" + pad(Math.floor(n / per))], n % per); // callers get their own copy
         if (!d) return null;
@@ -1234,7 +1231,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 5) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 6) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
@@ -1296,7 +1293,7 @@
           var nums = [], total = 0;
           for (var d = 0; d < filter.length; d++) if (filter[d]) { if (total >= offset && total < k) nums.push(d); total++; }
           return docsByNumber(nums, o.patterns).then(function (docs) {
-            return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { id: doc.id, num: nums[i], score: 0, doc: doc, matchedTerms: [] }; }) };
+            return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [] }; }) };
           });
         }
         var page = r.list.slice(offset, k);
@@ -1306,7 +1303,7 @@
             results: page.map(function (x, i) {
               var mt = [];
               x.leafIds.forEach(function (id) { var t = r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
-              return { id: docs[i].id, num: x.doc, score: x.lb, doc: docs[i], matchedTerms: mt };
+              return { num: x.doc, score: x.lb, doc: docs[i], matchedTerms: mt };
             })
           };
         });
@@ -1335,7 +1332,11 @@
         });
         return docsByNumber(nums.filter(function (x) { return x >= 0; }), true).then(function (found) {
           var j = 0;
-          return nums.map(function (x) { return x >= 0 ? found[j++] : null; });
+          return nums.map(function (x, i) {
+            var d = x >= 0 ? found[j++] : null;
+            if (d) d.id = ids[i]; // the doc data holds no ids (FORMAT.md)
+            return d;
+          });
         });
       });
     });

@@ -170,15 +170,14 @@
     res.results.slice(0, s.shown).forEach(function (r) {
       var d = r.doc || {};
       var li = el("li", "result");
-      li.setAttribute("data-id", r.id);
       var h = el("h2", "result-title");
       var a = el("a");
       a.href = recordHref(d.url);
       var marks = s.q ? marker(s.q, r.matchedTerms) : function () { return false; };
-      highlight(a, String(d.title || d.message || r.id), marks);
+      highlight(a, String(d.title || d.url || ""), marks);
       h.appendChild(a);
       li.appendChild(h);
-      if (exact[r.id]) {
+      if (exact[r.num]) {
         li.classList.add("exact");
         h.appendChild(document.createTextNode(" "));
         h.appendChild(el("span", "badge exact-match", "exact match"));
@@ -287,7 +286,7 @@
           var prog = r.doc && r.doc.pattern;
           var ok = false;
           try { ok = !!prog && window.ErrdocsPattern.match(prog, raw); } catch (e) { ok = false; }
-          if (ok) { exact[r.id] = true; hit.push(r); } else rest.push(r);
+          if (ok) { exact[r.num] = true; hit.push(r); } else rest.push(r);
         });
         results = hit.concat(rest);
       }

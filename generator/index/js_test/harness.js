@@ -29,6 +29,22 @@ function makeContext() {
   return ctx;
 }
 
+// idOf maps a doc number to its record id through the id index (i/),
+// read once: results carry doc numbers, the tests compare record ids.
+let idByNum = null;
+function idOf(num) {
+  if (!idByNum) {
+    idByNum = new Map();
+    const dir = path.join(req.site, "search", "i");
+    for (const f of fs.readdirSync(dir)) {
+      const ctx = { errdocsSearch: { load: (k, pairs) => { for (const [id, n] of pairs) idByNum.set(n, id); } } };
+      vm.createContext(ctx);
+      vm.runInContext(fs.readFileSync(path.join(dir, f), "utf8"), ctx);
+    }
+  }
+  return idByNum.get(num);
+}
+
 async function main() {
   const out = {};
   let ctx = makeContext();
@@ -80,7 +96,7 @@ async function main() {
         ms,
         total: res ? res.total : 0,
         fuzzy: res ? res.fuzzy : false,
-        results: res ? res.results.map((r) => ({ id: r.id, score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern })) : [],
+        results: res ? res.results.map((r) => ({ id: idOf(r.num), score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern })) : [],
         files: files.length,
         raw: files.reduce((s, f) => s + f.raw, 0),
         gz: files.reduce((s, f) => s + f.gz, 0),

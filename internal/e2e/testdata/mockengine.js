@@ -3,7 +3,9 @@
 // real engine loads its manifest). The UI tests use it to check ui.js on
 // its own: URL state, filters, paging, highlighting and paste matching.
 // Ranking: the number of distinct query words a document's title, snippet
-// or repo contains (the last word also as a prefix), ties by id.
+// or repo contains (the last word also as a prefix), ties by doc number (the
+// order of the docs, which is id order). Like the engine, results carry the
+// doc number, not the id.
 (function () {
   "use strict";
   var docs = null, ready = null, loaded = 0;
@@ -65,9 +67,9 @@
             return dw.some(function (x) { return x === w || (w === last && w.length >= 2 && x.indexOf(w) === 0); });
           }).length;
           if (q.length && !score) return;
-          hits.push({ id: d.id, score: score, doc: d, matchedTerms: matched });
+          hits.push({ num: docs.indexOf(d), score: score, doc: d, matchedTerms: matched });
         });
-        hits.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : 1); });
+        hits.sort(function (a, b) { return b.score - a.score || a.num - b.num; });
         var off = opts.offset || 0, lim = opts.limit || 10;
         return { total: hits.length, results: hits.slice(off, off + lim) };
       });
