@@ -146,7 +146,6 @@ const FormatVersion = 6
 // file is named <key>.<hash>.js and can be cached forever.
 const EntryFile = "manifest.js"
 
-
 type posting struct {
 	doc  uint32
 	freq uint32
