@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -135,18 +133,7 @@ func BenchmarkSearchBudget(b *testing.B) {
 		}
 		resync := time.Since(t1)
 
-		// typical queries: 2-3 consecutive words of random messages
-		rng := rand.New(rand.NewSource(5))
-		var qs []map[string]interface{}
-		for len(qs) < 40 {
-			ws := strings.Fields(recs[rng.Intn(len(recs))].ErrorMessage)
-			if len(ws) < 3 {
-				continue
-			}
-			k := 2 + rng.Intn(2)
-			j := rng.Intn(len(ws) - k + 1)
-			qs = append(qs, map[string]interface{}{"q": strings.Join(ws[j:j+k], " "), "opts": map[string]interface{}{"limit": 10}})
-		}
+		qs := budgetQueries(recs)
 		// cold: each query in a fresh engine; warm: the queries one after
 		// another in one engine (later ones find files earlier ones
 		// loaded); second: each query B in a fresh engine after another

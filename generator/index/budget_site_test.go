@@ -80,18 +80,32 @@ func TestBudgetSite(t *testing.T) {
 }
 
 // budgetQueries are the typical queries of the budget: 2-3 consecutive
-// words of random messages (the same as BenchmarkSearchBudget's).
+// words of random messages, 40 per seed. The seeds are 5 unless
+// ERRDOCS_BENCH_SEEDS lists others ("5,6,7,8": 160 queries, to check that
+// a change suits more than the benchmark's 40).
 func budgetQueries(recs []record.Record) []map[string]interface{} {
-	rng := rand.New(rand.NewSource(5))
-	var qs []map[string]interface{}
-	for len(qs) < 40 {
-		ws := strings.Fields(recs[rng.Intn(len(recs))].ErrorMessage)
-		if len(ws) < 3 {
-			continue
+	seeds := []int64{5}
+	if s := os.Getenv("ERRDOCS_BENCH_SEEDS"); s != "" {
+		seeds = nil
+		for _, f := range strings.Split(s, ",") {
+			if n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil {
+				seeds = append(seeds, n)
+			}
 		}
-		k := 2 + rng.Intn(2)
-		j := rng.Intn(len(ws) - k + 1)
-		qs = append(qs, map[string]interface{}{"q": strings.Join(ws[j:j+k], " "), "opts": map[string]interface{}{"limit": 10}})
+	}
+	var qs []map[string]interface{}
+	for _, seed := range seeds {
+		rng := rand.New(rand.NewSource(seed))
+		for n := 0; n < 40; {
+			ws := strings.Fields(recs[rng.Intn(len(recs))].ErrorMessage)
+			if len(ws) < 3 {
+				continue
+			}
+			k := 2 + rng.Intn(2)
+			j := rng.Intn(len(ws) - k + 1)
+			qs = append(qs, map[string]interface{}{"q": strings.Join(ws[j:j+k], " "), "opts": map[string]interface{}{"limit": 10}})
+			n++
+		}
 	}
 	return qs
 }
