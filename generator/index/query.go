@@ -161,8 +161,8 @@ type Hit struct {
 
 // Search runs the documented query structure through bleve: the reference
 // the browser engine is tested against. Results sort by score, then by
-// SortKey (family, newest), then id; filter-only queries sort by SortKey,
-// then id, with score 0.
+// SortKey (family, class, message shape, newest), then id; filter-only
+// queries sort by SortKey, then id, with score 0.
 func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
 	if ix == nil || ix.bleve == nil {
 		return nil, 0, errors.New("index: Search on a closed index")

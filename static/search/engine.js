@@ -1288,7 +1288,7 @@
         return r;
       }).then(function (r) {
         if (!r) {
-          // no searchable word: filter-only listing, newest first
+          // no searchable word: filter-only listing, in doc number order
           if (!filter) return { total: 0, totalExact: true, fuzzy: false, results: [] };
           var nums = [], total = 0;
           for (var d = 0; d < filter.length; d++) if (filter[d]) { if (total >= offset && total < k) nums.push(d); total++; }
