@@ -83,6 +83,9 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 	if lang != "" {
 		doc[FilterFieldPrefix+"language"] = lang
 	}
+	if r.BackgroundTag != "" {
+		doc[FilterFieldPrefix+"family"] = r.BackgroundTag
+	}
 	sk := SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt)
 	doc[sortKeyField] = sk
 

@@ -64,7 +64,8 @@ var Fields = []Field{
 
 // FilterFields are the exact-value keyword fields used for filtering. In
 // bleve they are named "f_" + name so they never collide with text fields.
-var FilterFields = []string{"repo", "severity", "errorType", "tag", "language"}
+// family is the record's backgroundTag (its family page links to it).
+var FilterFields = []string{"repo", "severity", "errorType", "tag", "language", "family"}
 
 // FilterFieldPrefix prefixes the bleve names of the filter fields.
 const FilterFieldPrefix = "f_"
@@ -76,7 +77,7 @@ const sortKeyField = "sortKey"
 
 // mappingVersion changes whenever the mapping or the document derivation
 // changes, so that an old cache is rebuilt rather than trusted.
-const mappingVersion = "errdocs-index-7"
+const mappingVersion = "errdocs-index-8"
 
 // NewMapping returns the explicit index mapping.
 func NewMapping() (*mapping.IndexMappingImpl, error) {

@@ -203,7 +203,7 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		"Unable to connect to the database", "the", "file not found", "KeyError", "TypeError undefined"} {
 		add(q, QueryOptions{})
 	}
-	codes, classes, tags, repos, langs := []string{}, []string{}, []string{}, []string{}, []string{}
+	codes, classes, tags, repos, langs, families := []string{}, []string{}, []string{}, []string{}, []string{}, []string{}
 	for i := range f.recs {
 		r := &f.recs[i]
 		if r.ErrorCode != "" {
@@ -214,6 +214,9 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		}
 		tags = append(tags, r.Tags...)
 		repos = append(repos, r.Repo)
+		if r.BackgroundTag != "" {
+			families = append(families, r.BackgroundTag)
+		}
 		d, err := f.ix.side[r.ID].data()
 		if err != nil {
 			panic(err) // a fixture this test built
@@ -251,6 +254,13 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 	}
 	add("", QueryOptions{Filters: map[string][]string{"severity": {"warning"}}})
 	add("", QueryOptions{Filters: map[string][]string{"repo": {repos[0]}, "severity": {"error"}}})
+	// a family: what its page's search link asks for, alone and with words
+	if len(families) > 0 {
+		fam := families[rng.Intn(len(families))]
+		add("", QueryOptions{Filters: map[string][]string{"family": {fam}}})
+		ws := pick()
+		add(ws[rng.Intn(len(ws))], QueryOptions{Filters: map[string][]string{"family": {fam}}})
+	}
 	// prefix (type-ahead): same ranking; fuzzy (typos): same top-10 set
 	for i := 0; i < 10; i++ {
 		ws := pick()

@@ -272,9 +272,8 @@ func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base st
 			}
 			p.Crumbs = []Crumb{{"Home", ""}, {heading, base}, {g.Name, path}}
 			d := &listData{Heading: g.Name, Kind: one, Group: groupEntryOf(p, g, path), Info: info}
-			if one == "tag" {
-				d.Search = p.Link(site.SearchPath) + "?tag=" + url.QueryEscape(g.Name)
-			}
+			// the filtered search: ?tag= or ?family= (ui.js's parameters)
+			d.Search = p.Link(site.SearchPath) + "?" + one + "=" + url.QueryEscape(g.Name)
 			for _, i := range items {
 				d.Entries = append(d.Entries, entryOf(p, s, i, true))
 			}

@@ -38,6 +38,7 @@ import (
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/corpus"
 )
@@ -648,8 +649,53 @@ func TestRealSite(t *testing.T) {
 		{"file", true, func() string { return "file://" + filepath.ToSlash(s.bundleDir) + "/" }},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			searchFlow(t, ui{t, ctx}, mode.base(), mode.indexFile, target, pasted)
+			base := mode.base()
+			searchFlow(t, ui{t, ctx}, base, mode.indexFile, target, pasted)
+			familySearch(t, ui{t, ctx}, base, mode.indexFile, s.records, target.BackgroundTag)
 		})
+	}
+}
+
+// familySearch follows a family page's search link: the search page opens
+// filtered to that family (?family=) and lists its records, all of them
+// and only them.
+func familySearch(t *testing.T, u ui, base string, indexFile bool, rs []record.Record, family string) {
+	t.Helper()
+	if family == "" {
+		t.Fatal("the paste target has no family")
+	}
+	paths := map[string]bool{}
+	for _, r := range rs {
+		if r.BackgroundTag == family {
+			paths[r.Path()] = true
+		}
+	}
+	page := base + site.FamilyPath(family)
+	if indexFile {
+		page += "index.html"
+	}
+	browsertest.Navigate(t, u.ctx, page)
+	link := u.eval(`(function(){var a=document.querySelector('a[href*="family="]');return a?a.getAttribute('href'):''})()`)
+	if !strings.Contains(link, "family="+url.QueryEscape(family)) {
+		t.Fatalf("family page %s: search link %q, want one with family=%s", page, link, family)
+	}
+	if err := chromedp.Do(browsertest.Timeout(t, u.ctx, 20*time.Second), chromedp.Click(chromedp.CSS(`a[href*="family="]`))); err != nil {
+		t.Fatal(err)
+	}
+	u.wait(`new URLSearchParams(location.search).get('family')===` + jsString(family) + ` && document.readyState === 'complete'`)
+	u.settled()
+	count := u.eval(`document.getElementById('result-count').textContent`)
+	if want := fmt.Sprintf("%d result", len(paths)); !strings.HasPrefix(count, want) {
+		t.Errorf("family %s (%d records): the search page says %q", family, len(paths), count)
+	}
+	got := u.results()
+	if len(got) == 0 {
+		t.Fatalf("family %s: no results shown", family)
+	}
+	for _, p := range got {
+		if !paths[p] {
+			t.Errorf("family %s: result %s is not one of its records", family, p)
+		}
 	}
 }
 

@@ -19,7 +19,8 @@
  *       fuzzy,        // true when the results come from the fuzzy fallback
  *       results: [{num, score, doc, matchedTerms}]
  *     }>
- *       filters: {repo:[], severity:[], errorType:[], tag:[], language:[]}:
+ *       filters: {repo:[], severity:[], errorType:[], tag:[], language:[],
+ *         family:[]} (family: backgroundTag):
  *         values of one field OR, fields AND. Filters alone (empty query)
  *         list records in doc number order: error family (backgroundTag,
  *         none last), error class, message shape, newest analyzedAt

@@ -1,9 +1,9 @@
 // ui.js: the search page. Plain script, no framework, no inline script and
 // no eval, so it runs under a Content-Security-Policy of script-src 'self'.
 //
-// It reads the query (?q=) and filters (repo, severity, type, tag, lang;
-// each repeatable) from the URL, shows results at once, and keeps the URL in
-// step, so that a shared link reproduces the page: pushState when they
+// It reads the query (?q=) and filters (repo, severity, type, tag, lang,
+// family; each repeatable) from the URL, shows results at once, and keeps
+// the URL in step, so that a shared link reproduces the page: pushState when they
 // submit or change a filter, and while they type, one pushState at the
 // first keystroke after such a step and replaceState for the rest (one
 // history entry per search, not per keystroke). The back button thus
@@ -35,7 +35,8 @@
     { param: "severity", key: "severity", label: "Severity" },
     { param: "type", key: "errorType", label: "Error type" },
     { param: "tag", key: "tag", label: "Tag" },
-    { param: "lang", key: "language", label: "Language" }
+    { param: "lang", key: "language", label: "Language" },
+    { param: "family", key: "family", label: "Family" }
   ];
 
   var app, form, input, statusEl, resultsEl, moreBtn, activeEl;
