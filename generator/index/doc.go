@@ -233,11 +233,13 @@ const shapeBytes = 64
 // that is not a letter or digit, so "can't" stays a word) as one quote, cut
 // to shapeBytes. "port 8080 in use" and "port 443 in use" have one shape.
 func messageShape(m string) string {
+	// It reads only as much of m as the shape needs: it runs for every
+	// record, and a message may be a long traceback.
 	var b strings.Builder
 	var quote, prev rune
-	rs := []rune(strings.ToLower(m))
-	for i := 0; i < len(rs) && b.Len() < shapeBytes; i++ {
-		c := rs[i]
+	for i := 0; i < len(m) && b.Len() < shapeBytes; {
+		c, size := utf8.DecodeRuneInString(m[i:])
+		c = unicode.ToLower(c)
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -246,21 +248,24 @@ func messageShape(m string) string {
 			}
 		case (c == '\'' || c == '"' || c == '`') && !unicode.IsLetter(prev) && !unicode.IsDigit(prev):
 			quote = c
-		case isDigit(c):
+		case isDigit(m[i]):
 			// a number, with its inner points and commas (1.5, 10,000)
-			for i+1 < len(rs) && (isDigit(rs[i+1]) || (rs[i+1] == '.' || rs[i+1] == ',') && i+2 < len(rs) && isDigit(rs[i+2])) {
-				i++
+			for i+size < len(m) && (isDigit(m[i+size]) ||
+				(m[i+size] == '.' || m[i+size] == ',') && i+size+1 < len(m) && isDigit(m[i+size+1])) {
+				size++
 			}
+			c = rune(m[i+size-1])
 			b.WriteByte('#')
 		default:
 			b.WriteRune(c)
 		}
-		prev = rs[i]
+		prev = c
+		i += size
 	}
 	return b.String()
 }
 
-func isDigit(c rune) bool { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // cutBytes returns s cut to at most n bytes, at a rune boundary.
 func cutBytes(s string, n int) string {

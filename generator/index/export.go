@@ -70,7 +70,7 @@ func (o *ExportOptions) defaults() {
 	// Postings files of 10 KiB and doc data files of 64 records: at
 	// 100,000 records the fewest bytes a further query loads (a second
 	// query: 46.6 KB median, where 16 KiB and 44 gave 48.3) within the
-	// budget of 5,000 files (4,937); smaller postings files cost more
+	// budget of 5,000 files (4,941); smaller postings files cost more
 	// files than the larger doc data files save (BENCHMARKS.md).
 	if o.PostingFileBytes <= 0 {
 		o.PostingFileBytes = 10 << 10

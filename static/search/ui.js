@@ -3,10 +3,10 @@
 //
 // It reads the query (?q=) and filters (repo, severity, type, tag, lang,
 // family; each repeatable) from the URL, shows results at once, and keeps
-// the URL in step, so that a shared link reproduces the page: pushState when they
-// submit or change a filter, and while they type, one pushState at the
-// first keystroke after such a step and replaceState for the rest (one
-// history entry per search, not per keystroke). The back button thus
+// the URL in step, so that a shared link reproduces the page: pushState
+// when they submit or change a filter, and while they type, one pushState
+// at the first keystroke after such a step and replaceState for the rest
+// (one history entry per search, not per keystroke). The back button thus
 // returns to the previous search, restored on popstate.
 //
 // Record text is untrusted: everything here is built with DOM APIs and
