@@ -12,7 +12,7 @@ import (
 	"time"
 
 	errdocs "github.com/errdocs/errdocs"
-	"github.com/errdocs/errdocs/generator/build"
+	"github.com/errdocs/errdocs/generator/pipeline"
 )
 
 // siteFlags are the flags of every command that builds a site.
@@ -46,15 +46,15 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (build.Config, error) {
+func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (pipeline.Config, error) {
 	if err := f.site.resolve(fs); err != nil {
-		return build.Config{}, err
+		return pipeline.Config{}, err
 	}
 	tmpl, static, err := errdocs.Assets(f.templates)
 	if err != nil {
-		return build.Config{}, errUsage{err.Error()}
+		return pipeline.Config{}, errUsage{err.Error()}
 	}
-	c := build.Config{
+	c := pipeline.Config{
 		Paths: paths, Out: f.out, CacheDir: f.cache, Templates: tmpl, Static: static,
 		Strict: f.strict, RejectsFile: f.rejects,
 		Title: f.site.title, Description: f.site.description, BaseURL: f.site.baseURL, PerPage: f.site.perPage,
@@ -90,7 +90,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if mt != nil {
 		c.StageDone = mt.stageDone
 	}
-	rep, err := build.Build(ctx, c)
+	rep, err := pipeline.Build(ctx, c)
 	mt.close()
 	stopProfile()
 	bar.clear()
@@ -124,7 +124,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	rep, err := build.Check(ctx, c)
+	rep, err := pipeline.Check(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-func printStats(w io.Writer, rep *build.Report) {
+func printStats(w io.Writer, rep *pipeline.Report) {
 	var total time.Duration
 	for _, s := range rep.Stages {
 		total += s.Time

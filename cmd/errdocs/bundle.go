@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/errdocs/errdocs/generator/build"
+	"github.com/errdocs/errdocs/generator/pipeline"
 )
 
 // bundleTime is the timestamp of every file in an archive, so the same
@@ -61,7 +61,7 @@ func cmdBundle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	bar := newProgress(stderr, f.quiet)
 	c.Progress = bar.update
 	start := time.Now()
-	rep, err := build.Build(ctx, c)
+	rep, err := pipeline.Build(ctx, c)
 	bar.clear()
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/errdocs/errdocs/generator/build"
+	"github.com/errdocs/errdocs/generator/pipeline"
 )
 
 // liveReloadJS is served at /_errdocs/livereload.js and injected into every
@@ -84,7 +84,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	rebuild := func() {
 		start := time.Now()
-		rep, err := build.Build(ctx, c)
+		rep, err := pipeline.Build(ctx, c)
 		if err != nil {
 			fmt.Fprintf(stderr, "errdocs serve: build failed, still serving the last good site: %v\n", err)
 			return

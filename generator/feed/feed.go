@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/model"
 )
 
 // Options are the site-wide settings the files need.
@@ -58,7 +58,7 @@ const FeedEntries = 50
 
 // Write emits the files through emit (paths relative to the site root), in
 // a fixed order and with the same bytes for the same site.
-func Write(s *site.Site, o Options, emit func(path string, data []byte) error) error {
+func Write(s *model.Site, o Options, emit func(path string, data []byte) error) error {
 	if o.BaseURL != "" && o.BaseURL[len(o.BaseURL)-1] != '/' {
 		o.BaseURL += "/"
 	}
@@ -69,7 +69,7 @@ func Write(s *site.Site, o Options, emit func(path string, data []byte) error) e
 		// they could say: only robots.txt is written.
 		return emit(RobotsFile, []byte(robots))
 	}
-	robots += "\nSitemap: " + site.Absolute(o.BaseURL, SitemapFile) + "\n"
+	robots += "\nSitemap: " + model.Absolute(o.BaseURL, SitemapFile) + "\n"
 	if err := emit(RobotsFile, []byte(robots)); err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ type page struct {
 // files change on nearly every rebuild anyway; kept apart, they do not
 // drag the record files with them, and a daily rebuild rewrites only the
 // record files that gained, lost or changed a record.
-func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) error {
+func writeSitemaps(s *model.Site, base string, emit func(string, []byte) error) error {
 	var records, bindings []page
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
@@ -130,7 +130,7 @@ func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) e
 			if err := emit(f.path, f.data); err != nil {
 				return err
 			}
-			ref := sitemapRef{Loc: site.Absolute(base, f.path)}
+			ref := sitemapRef{Loc: model.Absolute(base, f.path)}
 			if !f.lastmod.IsZero() {
 				ref.Lastmod = f.lastmod.Format(time.RFC3339)
 			}
@@ -149,22 +149,22 @@ func writeSitemaps(s *site.Site, base string, emit func(string, []byte) error) e
 // out: how many there are depends on the page size and on how large the
 // entries render, which only the renderer knows, and a crawler reaches
 // them from the first page's links anyway.
-func bindingPages(s *site.Site, times []time.Time) []page {
+func bindingPages(s *model.Site, times []time.Time) []page {
 	all := newest(times, nil, true)
 	out := []page{
 		{"", all},
-		{site.ReposPath, all},
-		{site.TagsPath, all},
-		{site.FamiliesPath, all},
+		{model.ReposPath, all},
+		{model.TagsPath, all},
+		{model.FamiliesPath, all},
 	}
 	for _, r := range s.Repos {
 		out = append(out, page{r.Path(), newest(times, r.Records, false)})
 	}
 	for _, g := range s.Tags {
-		out = append(out, page{site.TagPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{model.TagPath(g.Name), newest(times, g.Records, false)})
 	}
 	for _, g := range s.Families {
-		out = append(out, page{site.FamilyPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{model.FamilyPath(g.Name), newest(times, g.Records, false)})
 	}
 	return out
 }
@@ -257,7 +257,7 @@ func fits(pages []string, base string, n int) bool {
 	for _, p := range pages {
 		k := Shard(p, n)
 		count[k]++
-		size[k] += int64(urlOverhead + 6*len(site.Absolute(base, p)))
+		size[k] += int64(urlOverhead + 6*len(model.Absolute(base, p)))
 		if count[k] > MaxURLs || size[k]+fileOverhead > MaxBytes {
 			return false
 		}
@@ -295,7 +295,7 @@ func shardFiles(pages []page, base, prefix string) ([]shardFile, error) {
 		us := urlSet{XMLNS: sitemapNS, URLs: make([]sitemapURL, 0, len(ps))}
 		var last time.Time
 		for _, p := range ps {
-			u := sitemapURL{Loc: site.Absolute(base, p.path)}
+			u := sitemapURL{Loc: model.Absolute(base, p.path)}
 			if !p.lastmod.IsZero() {
 				u.Lastmod = p.lastmod.Format(time.RFC3339)
 				if p.lastmod.After(last) {
@@ -408,7 +408,7 @@ var epoch = time.Unix(0, 0).UTC()
 // atomFeed is the feed of the FeedEntries most recently analysed records.
 // Entry ids are the pages' absolute URLs: permanent as long as the site
 // stays where it is, and what feed readers expect.
-func atomFeed(s *site.Site, o Options) ([]byte, error) {
+func atomFeed(s *model.Site, o Options) ([]byte, error) {
 	title := o.Title
 	if title == "" {
 		title = "errdocs"
@@ -417,7 +417,7 @@ func atomFeed(s *site.Site, o Options) ([]byte, error) {
 		XMLNS: atomNS, Title: title, Subtitle: o.Description,
 		ID: o.BaseURL,
 		Links: []atomLink{
-			{Rel: "self", Type: "application/atom+xml", Href: site.Absolute(o.BaseURL, FeedFile)},
+			{Rel: "self", Type: "application/atom+xml", Href: model.Absolute(o.BaseURL, FeedFile)},
 			{Rel: "alternate", Type: "text/html", Href: o.BaseURL},
 		},
 		Author: atomPerson{Name: title},
@@ -432,7 +432,7 @@ func atomFeed(s *site.Site, o Options) ([]byte, error) {
 		if at.After(updated) {
 			updated = at
 		}
-		u := site.Absolute(o.BaseURL, sum.Path())
+		u := model.Absolute(o.BaseURL, sum.Path())
 		e := atomEntry{
 			Title:   sum.Message + " (" + sum.Repo + ")",
 			ID:      u,
@@ -454,7 +454,7 @@ func atomFeed(s *site.Site, o Options) ([]byte, error) {
 }
 
 // entrySummary says in one line what a record is.
-func entrySummary(sum *site.Summary) string {
+func entrySummary(sum *model.Summary) string {
 	kind := sum.ErrorClass
 	if kind == "" {
 		kind = sum.ErrorType

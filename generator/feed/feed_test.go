@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs/generator/feed"
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 )
 
 const base = "https://example.org/docs/errors/"
@@ -30,15 +30,15 @@ func rec(repo string, n int, at time.Time) *record.Record {
 	}
 }
 
-func buildSite(rs []*record.Record) *site.Site {
-	var b site.Builder
+func buildSite(rs []*record.Record) *model.Site {
+	var b model.Builder
 	for _, r := range rs {
-		b.Add(site.Summarize(r))
+		b.Add(model.Summarize(r))
 	}
 	return b.Build()
 }
 
-func write(t testing.TB, s *site.Site, o feed.Options) map[string][]byte {
+func write(t testing.TB, s *model.Site, o feed.Options) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := feed.Write(s, o, func(p string, b []byte) error {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/model"
 )
 
 // chart is a horizontal bar chart drawn as inline SVG: no script, and its
@@ -44,7 +44,7 @@ const (
 // newChart makes a chart of counts. classes, when given, name each bar's
 // colour class as "sev-" + classes[k] (severities); otherwise bars share
 // one colour.
-func newChart(id, title string, counts []site.Count, classes []string) *chart {
+func newChart(id, title string, counts []model.Count, classes []string) *chart {
 	c := &chart{ID: id, Title: title, Width: chartWidth, Height: max(1, len(counts)) * chartRow,
 		LabelX: chartLabelW, BarX: chartBarX, BarH: chartBarH}
 	most := 0
@@ -53,7 +53,7 @@ func newChart(id, title string, counts []site.Count, classes []string) *chart {
 	}
 	var desc []string
 	for k, n := range counts {
-		b := bar{Label: site.Cut(n.Name, chartMaxLabel), N: n.N, Y: k*chartRow + (chartRow-chartBarH)/2, TextY: k*chartRow + 18}
+		b := bar{Label: model.Cut(n.Name, chartMaxLabel), N: n.N, Y: k*chartRow + (chartRow-chartBarH)/2, TextY: k*chartRow + 18}
 		if most > 0 {
 			b.W = n.N * chartBarMaxW / most
 		}

@@ -1,14 +1,14 @@
 package render
 
 import (
-	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/model"
 )
 
 // Page is the data every template gets. Templates link with .Link "path/"
 // (a site path), .Asset "name" (a static asset) and .Root; the page's own
 // data is in .Data.
 type Page struct {
-	links site.Links
+	links model.Links
 	// abs is the base URL when links must be absolute: the 404 page is
 	// served at any URL depth, so relative links cannot work there.
 	abs string
@@ -58,7 +58,7 @@ type Crumb struct {
 // Link returns the URL of a site path from this page.
 func (p *Page) Link(path string) string {
 	if p.abs != "" {
-		u := site.Absolute(p.abs, path)
+		u := model.Absolute(p.abs, path)
 		if p.links.IndexFile && (path == "" || path[len(path)-1] == '/') {
 			u += "index.html"
 		}
@@ -71,9 +71,9 @@ func (p *Page) Link(path string) string {
 func (p *Page) Asset(name string) string {
 	if p.abs != "" {
 		if pub, ok := p.links.Assets[name]; ok {
-			return site.Absolute(p.abs, pub)
+			return model.Absolute(p.abs, pub)
 		}
-		return site.Absolute(p.abs, site.StaticPath+name)
+		return model.Absolute(p.abs, model.StaticPath+name)
 	}
 	return p.links.Asset(name)
 }
@@ -96,10 +96,10 @@ func (r *Renderer) page(from string, title string) *Page {
 		t = title + " · " + r.o.Title
 	}
 	return &Page{
-		links:           site.Links{From: from, IndexFile: r.o.IndexFile, Assets: r.o.Assets},
+		links:           model.Links{From: from, IndexFile: r.o.IndexFile, Assets: r.o.Assets},
 		SiteTitle:       r.o.Title,
 		SiteDescription: r.o.Description,
-		Head:            Head{Title: t, Canonical: site.Absolute(r.o.BaseURL, from), Type: "website"},
+		Head:            Head{Title: t, Canonical: model.Absolute(r.o.BaseURL, from), Type: "website"},
 	}
 }
 
@@ -164,7 +164,7 @@ func (r *Renderer) breadcrumbLD(crumbs []Crumb) any {
 	l := &breadcrumbList{Context: ldContext, Type: "BreadcrumbList"}
 	for k, c := range crumbs {
 		l.Items = append(l.Items, breadcrumb{Type: "ListItem", Position: k + 1, Name: c.Name,
-			Item: site.Absolute(r.o.BaseURL, c.Path)})
+			Item: model.Absolute(r.o.BaseURL, c.Path)})
 	}
 	return l
 }

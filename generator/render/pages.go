@@ -11,8 +11,8 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 )
 
 // groupEntry is one repo, tag or family in a listing of them.
@@ -26,12 +26,12 @@ type groupEntry struct {
 	Known                 bool // stars are known (the repo had an entry)
 }
 
-func repoEntry(p *Page, r *site.Repo) groupEntry {
+func repoEntry(p *Page, r *model.Repo) groupEntry {
 	return groupEntry{Name: r.Name, Href: p.Link(r.Path()), Records: len(r.Records),
 		Description: r.Description, Language: r.Language, Stars: r.Stars, Known: r.Known}
 }
 
-func groupEntryOf(p *Page, g *site.Group, path string) groupEntry {
+func groupEntryOf(p *Page, g *model.Group, path string) groupEntry {
 	return groupEntry{Name: g.Name, Href: p.Link(path), Records: len(g.Records), Repos: g.Repos}
 }
 
@@ -89,8 +89,8 @@ type causeData struct {
 
 // Pages renders every binding page and passes each to emit with its file
 // path relative to the site root ("tags/jax/index.html"), in a fixed order.
-func (r *Renderer) Pages(s *site.Site, emit func(path string, html []byte) error) error {
-	steps := []func(*site.Site, func(string, []byte) error) error{
+func (r *Renderer) Pages(s *model.Site, emit func(path string, html []byte) error) error {
+	steps := []func(*model.Site, func(string, []byte) error) error{
 		r.home, r.repos, r.tags, r.families, r.search, r.notFound,
 	}
 	for _, step := range steps {
@@ -110,7 +110,7 @@ const (
 	chartBars    = 10
 )
 
-func (r *Renderer) home(s *site.Site, emit func(string, []byte) error) error {
+func (r *Renderer) home(s *model.Site, emit func(string, []byte) error) error {
 	// The home page lists a few of each kind; if records with very long
 	// names make it too large, it lists half as many, and so on.
 	for div := 1; ; div *= 2 {
@@ -126,19 +126,19 @@ func (r *Renderer) home(s *site.Site, emit func(string, []byte) error) error {
 
 // homePage renders the home page listing 1/div of the usual number of
 // repos, families and recent records.
-func (r *Renderer) homePage(s *site.Site, div int) ([]byte, error) {
+func (r *Renderer) homePage(s *model.Site, div int) ([]byte, error) {
 	p := r.page("", "")
 	p.Head.Description = r.o.Description
 	d := &homeData{Records: len(s.Summaries), Repos: len(s.Repos), Tags: len(s.Tags), Families: len(s.Families)}
-	var sev []site.Count
+	var sev []model.Count
 	for _, c := range s.SeverityCounts() {
-		sev = append(sev, site.Count{Name: sevLabel(c.Name), N: c.N})
+		sev = append(sev, model.Count{Name: sevLabel(c.Name), N: c.N})
 	}
 	d.Severity = newChart("chart-sev", "Records by severity", sev, record.Severities)
 	if len(s.Families) > 0 {
-		var fam []site.Count
+		var fam []model.Count
 		for _, g := range s.TopFamilies(chartBars) {
-			fam = append(fam, site.Count{Name: g.Name, N: len(g.Records)})
+			fam = append(fam, model.Count{Name: g.Name, N: len(g.Records)})
 		}
 		title := "Records by family"
 		if len(s.Families) > chartBars {
@@ -151,7 +151,7 @@ func (r *Renderer) homePage(s *site.Site, div int) ([]byte, error) {
 	}
 	d.MoreRepos = len(s.Repos) > len(d.TopRepos)
 	for _, g := range s.TopFamilies(homeFamilies / div) {
-		d.TopFamilies = append(d.TopFamilies, groupEntryOf(p, g, site.FamilyPath(g.Name)))
+		d.TopFamilies = append(d.TopFamilies, groupEntryOf(p, g, model.FamilyPath(g.Name)))
 	}
 	d.MoreFamilies = len(s.Families) > len(d.TopFamilies)
 	for _, i := range s.Recent(homeRecent / div) {
@@ -170,8 +170,8 @@ func indexes(n int) []int32 {
 	return out
 }
 
-func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
-	err := r.listing(site.ReposPath, indexes(len(s.Repos)), reposPage, emit,
+func (r *Renderer) repos(s *model.Site, emit func(string, []byte) error) error {
+	err := r.listing(model.ReposPath, indexes(len(s.Repos)), reposPage, emit,
 		func(h hash.Hash) {
 			for _, rp := range s.Repos {
 				hashRepo(h, rp)
@@ -179,7 +179,7 @@ func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
 		},
 		func(p *Page, items []int32) {
 			p.Head.Title = "Repositories · " + r.o.Title
-			p.Crumbs = []Crumb{{"Home", ""}, {"Repositories", site.ReposPath}}
+			p.Crumbs = []Crumb{{"Home", ""}, {"Repositories", model.ReposPath}}
 			d := &listData{Heading: "Repositories", Kind: "repos"}
 			for _, k := range items {
 				d.Groups = append(d.Groups, repoEntry(p, s.Repos[k]))
@@ -198,7 +198,7 @@ func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
 			p.Head.Description = repoDescription(rp)
 			p.Crumbs = []Crumb{{"Home", ""}, {rp.Name, rp.Path()}}
 			d := &listData{Heading: rp.Name, Kind: "repo", Group: repoEntry(p, rp),
-				Search: p.Link(site.SearchPath) + "?repo=" + url.QueryEscape(rp.Name)}
+				Search: p.Link(model.SearchPath) + "?repo=" + url.QueryEscape(rp.Name)}
 			for _, i := range items {
 				d.Entries = append(d.Entries, entryOf(p, s, i, false))
 			}
@@ -211,7 +211,7 @@ func (r *Renderer) repos(s *site.Site, emit func(string, []byte) error) error {
 	return nil
 }
 
-func repoDescription(rp *site.Repo) string {
+func repoDescription(rp *model.Repo) string {
 	d := fmt.Sprintf("%d documented errors that %s can raise", len(rp.Records), rp.Name)
 	if rp.Description != "" {
 		d += ": " + oneLine(rp.Description)
@@ -219,16 +219,16 @@ func repoDescription(rp *site.Repo) string {
 	return cutWords(d, maxDescription)
 }
 
-func (r *Renderer) tags(s *site.Site, emit func(string, []byte) error) error {
-	return r.groups(s, s.Tags, "tags", "Tags", site.TagsPath, site.TagPath, emit)
+func (r *Renderer) tags(s *model.Site, emit func(string, []byte) error) error {
+	return r.groups(s, s.Tags, "tags", "Tags", model.TagsPath, model.TagPath, emit)
 }
 
-func (r *Renderer) families(s *site.Site, emit func(string, []byte) error) error {
-	return r.groups(s, s.Families, "families", "Error families", site.FamiliesPath, site.FamilyPath, emit)
+func (r *Renderer) families(s *model.Site, emit func(string, []byte) error) error {
+	return r.groups(s, s.Families, "families", "Error families", model.FamiliesPath, model.FamilyPath, emit)
 }
 
 // groups renders the index of tags or families and one listing per group.
-func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base string,
+func (r *Renderer) groups(s *model.Site, gs []*model.Group, kind, heading, base string,
 	pathOf func(string) string, emit func(string, []byte) error) error {
 	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(h hash.Hash) {
 		for _, g := range gs {
@@ -273,7 +273,7 @@ func (r *Renderer) groups(s *site.Site, gs []*site.Group, kind, heading, base st
 			p.Crumbs = []Crumb{{"Home", ""}, {heading, base}, {g.Name, path}}
 			d := &listData{Heading: g.Name, Kind: one, Group: groupEntryOf(p, g, path), Info: info}
 			// the filtered search: ?tag= or ?family= (ui.js's parameters)
-			d.Search = p.Link(site.SearchPath) + "?" + one + "=" + url.QueryEscape(g.Name)
+			d.Search = p.Link(model.SearchPath) + "?" + one + "=" + url.QueryEscape(g.Name)
 			for _, i := range items {
 				d.Entries = append(d.Entries, entryOf(p, s, i, true))
 			}
@@ -333,11 +333,11 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 		}
 	}
 	for {
-		pages := site.Paginate(items, per)
+		pages := model.Paginate(items, per)
 		out := make([][]byte, len(pages))
 		tooBig := false
 		for k, pg := range pages {
-			path := site.PagePath(base, pg.Number)
+			path := model.PagePath(base, pg.Number)
 			p := r.page(path, "")
 			fill(p, pg.Items)
 			if pg.Number > 1 {
@@ -364,7 +364,7 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 			continue
 		}
 		for k, pg := range pages {
-			if err := emit(site.PagePath(base, pg.Number)+"index.html", out[k]); err != nil {
+			if err := emit(model.PagePath(base, pg.Number)+"index.html", out[k]); err != nil {
 				return err
 			}
 		}
@@ -376,13 +376,13 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 // page; the first and last are always shown.
 const pagerWindow = 2
 
-func newPager(base string, pg site.Page) *pager {
+func newPager(base string, pg model.Page) *pager {
 	pr := &pager{Number: pg.Number, Total: pg.Total}
 	if pg.Number > 1 {
-		pr.Prev = site.PagePath(base, pg.Number-1)
+		pr.Prev = model.PagePath(base, pg.Number-1)
 	}
 	if pg.Number < pg.Total {
-		pr.Next = site.PagePath(base, pg.Number+1)
+		pr.Next = model.PagePath(base, pg.Number+1)
 	}
 	for n := 1; n <= pg.Total; n++ {
 		near := n == 1 || n == pg.Total || (n >= pg.Number-pagerWindow && n <= pg.Number+pagerWindow)
@@ -392,24 +392,24 @@ func newPager(base string, pg site.Page) *pager {
 			}
 			continue
 		}
-		pr.Pages = append(pr.Pages, pageLink{N: n, Path: site.PagePath(base, n), Current: n == pg.Number})
+		pr.Pages = append(pr.Pages, pageLink{N: n, Path: model.PagePath(base, n), Current: n == pg.Number})
 	}
 	return pr
 }
 
-func (r *Renderer) search(s *site.Site, emit func(string, []byte) error) error {
+func (r *Renderer) search(s *model.Site, emit func(string, []byte) error) error {
 	if r.pages[searchPage] == nil {
 		return nil
 	}
-	p := r.page(site.SearchPath, "Search")
+	p := r.page(model.SearchPath, "Search")
 	p.Head.Description = "Search " + strconv.Itoa(len(s.Summaries)) + " documented errors by message, library or tag."
-	p.Crumbs = []Crumb{{"Home", ""}, {"Search", site.SearchPath}}
+	p.Crumbs = []Crumb{{"Home", ""}, {"Search", model.SearchPath}}
 	p.Search = true
 	b, err := r.execute(searchPage, p)
 	if err != nil {
 		return err
 	}
-	if err := emit(site.SearchPath+"index.html", b); err != nil {
+	if err := emit(model.SearchPath+"index.html", b); err != nil {
 		return err
 	}
 	if r.openSearch == nil {
@@ -422,7 +422,7 @@ func (r *Renderer) search(s *site.Site, emit func(string, []byte) error) error {
 	return emit(openSearchFile, printableHTML(buf.Bytes()))
 }
 
-func (r *Renderer) notFound(s *site.Site, emit func(string, []byte) error) error {
+func (r *Renderer) notFound(s *model.Site, emit func(string, []byte) error) error {
 	p := r.page("404.html", "Page not found")
 	p.abs = r.o.BaseURL
 	p.Head.Canonical = ""
@@ -447,11 +447,11 @@ type ListingCache interface {
 	Made(base string, key Key, path string)
 }
 
-func hashRepo(h hash.Hash, rp *site.Repo) {
+func hashRepo(h hash.Hash, rp *model.Repo) {
 	fmt.Fprintf(h, "%q %q %q %d %t %d\n", rp.Name, rp.Description, rp.Language, rp.Stars, rp.Known, len(rp.Records))
 }
 
-func hashRecords(h hash.Hash, s *site.Site, ids []int32) {
+func hashRecords(h hash.Hash, s *model.Site, ids []int32) {
 	for _, i := range ids {
 		sum := s.Sum(i)
 		h.Write(sum[:])

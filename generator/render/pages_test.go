@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 )
 
 // entryRE matches a record's entry in a listing.
@@ -116,7 +116,7 @@ func TestPagination(t *testing.T) {
 	pages := renderAll(t, newRenderer(t, Options{}), s, recs)
 	for _, base := range []string{"big/repo/", "tags/common/", "families/fam/"} {
 		for n := 1; n <= 3; n++ {
-			p := site.PagePath(base, n) + "index.html"
+			p := model.PagePath(base, n) + "index.html"
 			b, ok := pages[p]
 			if !ok {
 				t.Fatalf("no page %s", p)
@@ -128,7 +128,7 @@ func TestPagination(t *testing.T) {
 				t.Errorf("%s lists %d records", p, c)
 			}
 		}
-		if _, ok := pages[site.PagePath(base, 4)+"index.html"]; ok {
+		if _, ok := pages[model.PagePath(base, 4)+"index.html"]; ok {
 			t.Errorf("%s has a fourth page", base)
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 )
 
 // recordData is the record page's .Data. Record text is held either as a
@@ -54,7 +54,7 @@ type entry struct {
 }
 
 // entry makes record i's entry in a listing on page p.
-func entryOf(p *Page, s *site.Site, i int32, showRepo bool) entry {
+func entryOf(p *Page, s *model.Site, i int32, showRepo bool) entry {
 	sum := &s.Summaries[i]
 	e := entry{Href: p.Link(sum.Path()), Message: sum.Message, Severity: sum.Severity}
 	if showRepo {
@@ -79,7 +79,7 @@ const maxDescription = 160
 
 // Record renders record i of s, whose full record is rec, at its path
 // (rec.Path() + "index.html").
-func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, error) {
+func (r *Renderer) Record(s *model.Site, i int32, rec *record.Record) ([]byte, error) {
 	var out []byte
 	err := r.RecordFunc(s, i, rec, func(b []byte) error {
 		out = slices.Clone(b)
@@ -91,7 +91,7 @@ func (r *Renderer) Record(s *site.Site, i int32, rec *record.Record) ([]byte, er
 // RecordFunc is Record calling emit with the page, whose bytes are valid
 // only during the call (they are the renderer's pooled buffer): it spares
 // a copy of each page when the caller only writes it out.
-func (r *Renderer) RecordFunc(s *site.Site, i int32, rec *record.Record, emit func([]byte) error) error {
+func (r *Renderer) RecordFunc(s *model.Site, i int32, rec *record.Record, emit func([]byte) error) error {
 	p, err := r.recordPage(s, i, rec)
 	if err != nil {
 		return err
@@ -100,11 +100,11 @@ func (r *Renderer) RecordFunc(s *site.Site, i int32, rec *record.Record, emit fu
 }
 
 // recordPage makes record i's page data.
-func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page, error) {
+func (r *Renderer) recordPage(s *model.Site, i int32, rec *record.Record) (*Page, error) {
 	if s == nil || rec == nil || int(i) < 0 || int(i) >= len(s.Summaries) {
 		return nil, fmt.Errorf("render: no record %d", i)
 	}
-	p := r.page(rec.Path(), site.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
+	p := r.page(rec.Path(), model.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
 	p.Head.Type = "article"
 	// The documentation is rendered here, with its first sentence from the
 	// same parse when the Markdown renderer can, and its error (if any)
@@ -125,7 +125,7 @@ func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page,
 		p.Head.Description = cutWords(oneLine(rec.ErrorMessage), maxDescription)
 	}
 	if c := s.Canonical(i); c != i {
-		p.Head.Canonical = site.Absolute(r.o.BaseURL, s.Summaries[c].Path())
+		p.Head.Canonical = model.Absolute(r.o.BaseURL, s.Summaries[c].Path())
 	} else if s.Summaries[i].Thin() {
 		p.Head.Robots = "noindex, follow"
 	}
@@ -204,14 +204,14 @@ func (r *Renderer) recordPage(s *site.Site, i int32, rec *record.Record) (*Page,
 		seen[t] = true
 		l := link{Name: t}
 		if s.Tag(t) != nil {
-			l.Path = site.TagPath(t)
+			l.Path = model.TagPath(t)
 		}
 		d.Tags = append(d.Tags, l)
 	}
 	if f := rec.BackgroundTag; f != "" {
 		d.Family = link{Name: f}
 		if s.Family(f) != nil {
-			d.Family.Path = site.FamilyPath(f)
+			d.Family.Path = model.FamilyPath(f)
 		}
 	}
 	for _, j := range s.Related(i) {
@@ -235,11 +235,11 @@ const maxHeadline = 110
 func (r *Renderer) articleLD(rec *record.Record, description string) *techArticle {
 	a := &techArticle{
 		Context: ldContext, Type: "TechArticle",
-		Headline:      site.Cut(oneLine(rec.ErrorMessage), maxHeadline),
+		Headline:      model.Cut(oneLine(rec.ErrorMessage), maxHeadline),
 		Description:   description,
 		DatePublished: rec.AnalyzedAt,
 		DateModified:  rec.AnalyzedAt,
-		URL:           site.Absolute(r.o.BaseURL, rec.Path()),
+		URL:           model.Absolute(r.o.BaseURL, rec.Path()),
 		InLanguage:    "en",
 		About: []ldThing{{Type: "SoftwareSourceCode", Name: rec.Repo,
 			CodeRepository: "https://github.com/" + rec.Repo, ProgrammingLanguage: record.Language(rec.FilePath)}},

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/markup/highlight"
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 )
 
 // templatesDir is the module's templates folder; tests read it from disk so
@@ -63,17 +63,17 @@ func newRenderer(t testing.TB, o Options) *Renderer {
 	return r
 }
 
-func build(recs []*record.Record, infos ...record.Info) *site.Site {
-	var b site.Builder
+func build(recs []*record.Record, infos ...record.Info) *model.Site {
+	var b model.Builder
 	for _, r := range recs {
-		b.Add(site.Summarize(r))
+		b.Add(model.Summarize(r))
 	}
 	b.AddInfos(infos)
 	return b.Build()
 }
 
 // renderAll renders every page of a site into a map from file path to HTML.
-func renderAll(t testing.TB, r *Renderer, s *site.Site, recs []*record.Record) map[string][]byte {
+func renderAll(t testing.TB, r *Renderer, s *model.Site, recs []*record.Record) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for i, rec := range recs {

@@ -36,9 +36,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/corpus"
 )
@@ -670,7 +670,7 @@ func familySearch(t *testing.T, u ui, base string, indexFile bool, rs []record.R
 			paths[r.Path()] = true
 		}
 	}
-	page := base + site.FamilyPath(family)
+	page := base + model.FamilyPath(family)
 	if indexFile {
 		page += "index.html"
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/errdocs/errdocs/generator/site"
+	"github.com/errdocs/errdocs/generator/model"
 )
 
 // ID reports whether s is a record id: exactly 16 lowercase hex characters.
@@ -115,7 +115,7 @@ func Repo(s string) []string {
 	if hasControlOrBackslash(owner) || hasControlOrBackslash(name) {
 		out = append(out, `a part may not contain control characters, NUL or \ (our rule: it names a folder)`)
 	}
-	if slices.Contains(site.ReservedOwners, owner) {
+	if slices.Contains(model.ReservedOwners, owner) {
 		out = append(out, fmt.Sprintf("owner %q is reserved for the site's own pages (our rule: its folder would collide with them)", owner))
 	}
 	return out

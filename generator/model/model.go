@@ -1,9 +1,9 @@
-// Package site is the shape of the site built from the valid records: the
+// Package model is the shape of the site built from the valid records: the
 // repos, tags and families that bind the record pages, the related records
 // of each record, canonical groups of near-duplicate records, and the
 // paginated listings. It holds a small Summary per record, never the whole
 // record, so a dataset of half a million records fits in memory.
-package site
+package model
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package build
+package pipeline
 
 import (
 	"context"
@@ -20,10 +20,10 @@ import (
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/markup/markdown"
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/pattern"
+	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/render"
-	"github.com/errdocs/errdocs/generator/site"
-	"github.com/errdocs/errdocs/generator/write"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
@@ -51,7 +51,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		opening *indexOpening
 	}
 	pcLoaded := make(chan loadedCache, 1)
-	looked := make(chan map[string]write.Fingerprint, 1)
+	looked := make(chan map[string]publish.Fingerprint, 1)
 	go func() {
 		pc, data := loadPageCache(pcPath)
 		var opening *indexOpening
@@ -63,7 +63,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		for rel := range pc.Entries {
 			rels = append(rels, rel)
 		}
-		looked <- write.Look(c.Out, rels, c.Workers)
+		looked <- publish.Look(c.Out, rels, c.Workers)
 	}()
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
@@ -83,7 +83,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
 		return rep, fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", rep.Rejected, rep.FileErrors, ErrRejected)
 	}
-	out, err := write.Begin(c.Out)
+	out, err := publish.Begin(c.Out)
 	if err != nil {
 		return rep, err
 	}
@@ -599,12 +599,12 @@ func copyKind(prev *pageCache, to entryMap, kind uint8) {
 
 // setPrints sets each entry's fingerprint to its file's in the new site,
 // and drops the entries of files the site does not have.
-func setPrints(out *write.Site, entries entryMap) {
+func setPrints(out *publish.Site, entries entryMap) {
 	rels := make([]string, 0, len(entries))
 	for rel := range entries {
 		rels = append(rels, rel)
 	}
-	prints := make([]write.Fingerprint, len(rels))
+	prints := make([]publish.Fingerprint, len(rels))
 	ok := make([]bool, len(rels))
 	out.FingerprintsOf(rels, prints, ok)
 	for k, rel := range rels {
@@ -642,7 +642,7 @@ func (t *stageTimer) done(name string) {
 // writeAssets publishes the static assets under static/, each named by a
 // hash of its content ("style.css" → "static/style.3f2a9c1b.css") so a host
 // can cache them forever. It returns name → published path.
-func writeAssets(out *write.Site, static fs.FS) (map[string]string, error) {
+func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 	assets := map[string]string{}
 	if static == nil {
 		return assets, nil
@@ -662,7 +662,7 @@ func writeAssets(out *write.Site, static fs.FS) (map[string]string, error) {
 		}
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
-		published := site.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext
+		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext
 		assets[p] = published
 		return out.WriteFile(published, data)
 	})

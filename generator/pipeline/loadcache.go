@@ -1,4 +1,4 @@
-package build
+package pipeline
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/read"
-	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/generator/validate"
 )
 
@@ -92,7 +92,7 @@ type cachedRecord struct {
 	problems    []validate.Problem // from validate.Record: the record is rejected
 	id          string             // of a rejected record, as it gave it
 	rawJSON     []byte             // of a rejected record, for the rejects file
-	sum         site.Summary       // of a valid one
+	sum         model.Summary      // of a valid one
 }
 
 func (rc *readCache) entryPath(path string) string {
@@ -282,7 +282,7 @@ func decodeCachedFile(b []byte) (*cachedFile, error) {
 		return nil, errBadEntry
 	}
 	f := &cachedFile{version: version, records: make([]cachedRecord, n)}
-	var dec site.SummaryDecoder
+	var dec model.SummaryDecoder
 	for k := range f.records {
 		r := &f.records[k]
 		r.index, r.line = num(), num()
@@ -497,7 +497,7 @@ func binaryHash() ([32]byte, error) {
 	return binSum, binErr
 }
 
-// relatedCache keeps the model's related records (site.RelatedCache) in
+// relatedCache keeps the model's related records (model.RelatedCache) in
 // one file of the cache folder, under the errdocs binary's hash and the key
 // the model gives.
 type relatedCache struct {

@@ -1,4 +1,4 @@
-// Package write publishes a built site.
+// Package publish publishes a built site.
 //
 // A build hands every file of the new site to a Site. Files whose bytes are
 // already in the previous site are left alone (their timestamps too, so a
@@ -20,7 +20,7 @@
 // creating, linking or deleting one file costs 80 µs or more, so a site of
 // 100,000 pages cannot be re-linked in a few seconds, while checking that a
 // file is unchanged (one lstat) costs 3 µs.
-package write
+package publish
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package build
+package pipeline
 
 import (
 	"bytes"
@@ -6,17 +6,17 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
-	"github.com/errdocs/errdocs/generator/write"
 )
 
 // recordKey writes its fields into one buffer; it must hash exactly what
 // the field-by-field hasher would.
 func TestRecordKeyAsHasher(t *testing.T) {
-	var b site.Builder
+	var b model.Builder
 	for i := 0; i < 40; i++ {
-		b.Add(site.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i), Repo: fmt.Sprintf("o/r%d", i%3),
+		b.Add(model.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i), Repo: fmt.Sprintf("o/r%d", i%3),
 			Slug: fmt.Sprintf("s%d", i), BackgroundTag: "fam", Tags: []string{"t", fmt.Sprint(i % 5)},
 			ErrorCode: fmt.Sprint(i % 7), Documentation: string(make([]byte, 50*i))}))
 	}
@@ -43,10 +43,10 @@ func TestRecordKeyAsHasher(t *testing.T) {
 }
 
 func TestPageCacheForm(t *testing.T) {
-	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: write.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
 	for i := 0; i < 500; i++ {
 		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: Key{byte(i), 9},
-			Group: fmt.Sprintf("tags/t%d/", i%3), Print: write.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
+			Group: fmt.Sprintf("tags/t%d/", i%3), Print: publish.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
 		pc.Indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
 	}
 	enc := encodePageCache
@@ -107,7 +107,7 @@ func TestPageCacheBytes(t *testing.T) {
 	for name, change := range map[string]func(*pageCache){
 		"entry": func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{2}} },
 		"print": func(p *pageCache) {
-			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{1}, Print: write.Fingerprint{Ino: 1}}
+			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{1}, Print: publish.Fingerprint{Ino: 1}}
 		},
 		"entries":  func(p *pageCache) { p.Entries["c"] = cacheEntry{} },
 		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },

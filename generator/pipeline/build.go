@@ -1,7 +1,7 @@
-// Package build runs the pipeline: read → validate → model → render →
+// Package pipeline runs the pipeline: read → validate → model → render →
 // index → write. It owns no format or page knowledge of its own; it wires
 // the stages, spreads the work over the cores and reports what happened.
-package build
+package pipeline
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/site"
 	"github.com/errdocs/errdocs/generator/validate"
 	"github.com/errdocs/errdocs/generator/validate/check"
 )
@@ -127,7 +127,7 @@ type dataset struct {
 	locs     []loc
 	unsorted bool
 	byLoc    map[loc]int32
-	builder  site.Builder
+	builder  model.Builder
 	extras   *read.Extras
 }
 
@@ -165,7 +165,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 		it       read.Item
 		id       string
 		problems []validate.Problem
-		sum      site.Summary
+		sum      model.Summary
 		raw      [32]byte
 	}
 	type batch struct {
@@ -188,7 +188,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 					rec, problems := validate.Record(ck.it.Raw)
 					ck.id, ck.problems = rec.ID, problems
 					if len(problems) == 0 {
-						ck.sum = site.Summarize(&rec)
+						ck.sum = model.Summarize(&rec)
 					}
 					ck.raw = sha256.Sum256(ck.it.Raw)
 				}
@@ -345,7 +345,7 @@ func (t takeFunc) Take(path string, c read.Cached) error { return t.take(path, c
 // when it has none. rawJSON is the record as read, for the rejects file;
 // when it is not at hand (needRaw), the rejects file reads it again.
 func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog, src read.Source, id string,
-	problems []validate.Problem, sum *site.Summary, raw [32]byte, rawJSON []byte, needRaw bool) error {
+	problems []validate.Problem, sum *model.Summary, raw [32]byte, rawJSON []byte, needRaw bool) error {
 	rep.Read++
 	if len(problems) == 0 {
 		problems = set.Add(src, &record.Record{ID: sum.ID, Repo: sum.Repo, Slug: sum.Slug})

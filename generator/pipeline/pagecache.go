@@ -1,4 +1,4 @@
-package build
+package pipeline
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/render"
-	"github.com/errdocs/errdocs/generator/site"
-	"github.com/errdocs/errdocs/generator/write"
 )
 
 // A rebuild skips work whose inputs did not change. The page cache records,
@@ -47,13 +47,13 @@ type cacheEntry struct {
 	Kind  uint8
 	Key   Key
 	Group string // for listings: the listing's base path
-	Print write.Fingerprint
+	Print publish.Fingerprint
 }
 
 type pageCache struct {
 	Entries  entryMap
-	Unusable int               // message patterns the last export could not use
-	Marker   write.Fingerprint // the site's marker when the cache was saved
+	Unusable int                 // message patterns the last export could not use
+	Marker   publish.Fingerprint // the site's marker when the cache was saved
 	// Indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
 	Indexed indexedMap
@@ -287,7 +287,7 @@ func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 }
 
 // file returns the bytes of the cache file made of t and the rest.
-func (t pageTables) file(export entryMap, unusable int, marker write.Fingerprint) []byte {
+func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
 	eb := export.encode()
 	b := make([]byte, 0, len(pageCacheMagic)+len(t.entries)+len(eb)+len(t.indexed)+64)
 	b = append(b, pageCacheMagic...)
@@ -400,14 +400,14 @@ func savePageCache(path string, data, old []byte) error {
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
-func (pc *pageCache) reuse(out *write.Site, rel string, kind uint8, key Key) bool {
+func (pc *pageCache) reuse(out *publish.Site, rel string, kind uint8, key Key) bool {
 	e, ok := pc.Entries[rel]
 	return ok && e.Kind == kind && e.Key == key && out.Reuse(rel, e.Print)
 }
 
 // reuseAll keeps every previous file of a kind when all of them have this
 // key and are still on disk as written; it keeps none otherwise.
-func (pc *pageCache) reuseAll(out *write.Site, kind uint8, key Key) bool {
+func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key Key) bool {
 	var paths []string
 	for rel, e := range pc.Entries {
 		if e.Kind != kind {
@@ -423,7 +423,7 @@ func (pc *pageCache) reuseAll(out *write.Site, kind uint8, key Key) bool {
 	}
 	sort.Strings(paths)
 	// All or nothing: a kind that is made again writes all of its files.
-	prints := make([]write.Fingerprint, len(paths))
+	prints := make([]publish.Fingerprint, len(paths))
 	for k, rel := range paths {
 		prints[k] = pc.Entries[rel].Print
 	}
@@ -508,7 +508,7 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 // recordKey hashes what one record page is made from: the record, its
 // canonical record and its related records as listed. It writes the same
 // fields as a hasher would, into one buffer hashed at once.
-func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
+func recordKey(global Key, s *model.Site, i int32, raw [32]byte) Key {
 	var arr [512]byte
 	b := append(arr[:0], global[:]...)
 	b = binary.AppendVarint(b, int64(len(raw)))
@@ -533,7 +533,7 @@ func recordKey(global Key, s *site.Site, i int32, raw [32]byte) Key {
 
 // datasetKey hashes the whole dataset as the binding pages and the search
 // export see it.
-func datasetKey(global Key, s *site.Site, raws [][32]byte, extras []byte) Key {
+func datasetKey(global Key, s *model.Site, raws [][32]byte, extras []byte) Key {
 	h := newHasher(global)
 	for i := range s.Summaries {
 		sum := s.Sum(int32(i))
@@ -549,11 +549,11 @@ type listingCache struct {
 	global  Key
 	prev    *pageCache
 	byGroup map[string][]string // listing base → its files last time
-	out     *write.Site
+	out     *publish.Site
 	note    func(rel string, e cacheEntry)
 }
 
-func newListingCache(global Key, prev *pageCache, out *write.Site, note func(string, cacheEntry)) *listingCache {
+func newListingCache(global Key, prev *pageCache, out *publish.Site, note func(string, cacheEntry)) *listingCache {
 	lc := &listingCache{global: global, prev: prev, out: out, note: note, byGroup: map[string][]string{}}
 	for rel, e := range prev.Entries {
 		if e.Kind == kindListing {
@@ -575,7 +575,7 @@ func (lc *listingCache) Keep(base string, k render.Key) bool {
 	if len(paths) == 0 {
 		return false
 	}
-	prints := make([]write.Fingerprint, len(paths))
+	prints := make([]publish.Fingerprint, len(paths))
 	for k, rel := range paths {
 		e := lc.prev.Entries[rel]
 		if e.Key != key {
