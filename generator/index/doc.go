@@ -41,10 +41,10 @@ const snippetRunes = 160
 // titleRunes bounds the title; messages are usually short, but untrusted.
 const titleRunes = 300
 
-// buildDoc derives the bleve document, the doc data and the content hash of
+// BuildDoc derives the bleve document, the doc data and the content hash of
 // one record. The hash covers everything that reaches the index or the
 // export, plus the mapping version.
-func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
+func BuildDoc(r *record.Record) (map[string]interface{}, DocData) {
 	doc := map[string]interface{}{
 		"errorMessage":  r.ErrorMessage,
 		"documentation": r.Documentation,
@@ -87,7 +87,7 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 		doc[FilterFieldPrefix+"family"] = r.BackgroundTag
 	}
 	sk := SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt)
-	doc[sortKeyField] = sk
+	doc[SortKeyField] = sk
 
 	dd := DocData{
 		ID:         r.ID,
@@ -110,7 +110,7 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 // recordHash is the content hash of a record for this mapping version.
 func recordHash(r *record.Record) [16]byte {
 	h := sha256.New()
-	h.Write([]byte(mappingVersion))
+	h.Write([]byte(MappingVersion))
 	h.Write([]byte{0})
 	b, err := json.Marshal(r)
 	if err != nil {
