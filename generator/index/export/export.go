@@ -297,7 +297,7 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	for i, d := range docs {
 		sortKeys[i] = d.sortKey
 	}
-	next := &exportState{Version: exportStateVersion, Options: optionsKey(opts), DocCount: docCount,
+	next := &exportState{Options: optionsKey(opts), DocCount: docCount,
 		Numbering: numberingKey(ids, sortKeys), Index: ex.ix.RecordsKey()}
 	pr := &postingsReader{r: r, nums: docNum, opts: opts}
 	inc, err := ex.planIncremental(opts, next, ids, fields, pr.readBleve)

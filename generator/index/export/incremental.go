@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -17,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // An incremental export re-encodes only the dictionary shards (with their
@@ -39,7 +41,6 @@ import (
 
 // exportState is what an export leaves for the next one.
 type exportState struct {
-	Version   int
 	Options   [32]byte // Options and the mapping
 	Marker    string   // the published site's build marker (set on save)
 	Index     [32]byte // the records indexed (sideKey) when exported
@@ -53,9 +54,16 @@ type exportState struct {
 	IDNames   map[string]string // id index files: key → hash
 }
 
+// The state is a gob in an internal/cachefile of this kind and version
+// (2: shards list the prefix lists they hold; 3: and have term cache
+// files; 4: filters kept; 5: id index kept; 6: framed as a cache file).
 const (
-	exportStateVersion = 5 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept; 5: id index kept
-	exportStateFile    = "export.gob"
+	exportStateKind    = "export state"
+	exportStateVersion = 6
+	exportStateFile    = "export.state"
+	// oldExportStateFile is the state of versions up to 5, removed when
+	// a state is saved.
+	oldExportStateFile = "export.gob"
 )
 
 func (s *exportState) rFile(dir string, f int) string {
@@ -129,21 +137,14 @@ func (ex *Exporter) freshTerms() []map[string]bool {
 }
 
 func saveExportState(dir string, s *exportState, marker string) error {
-	path := filepath.Join(dir, exportStateFile)
 	s.Marker = marker
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
+	var b bytes.Buffer
+	b.Write(cachefile.Begin(nil, exportStateKind, exportStateVersion))
+	if err := gob.NewEncoder(&b).Encode(s); err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(f).Encode(s); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	os.Remove(filepath.Join(dir, oldExportStateFile))
+	return cachefile.WriteFile(filepath.Join(dir, exportStateFile), cachefile.Seal(b.Bytes()))
 }
 
 // MoveState carries the state of the export published in the site
@@ -154,7 +155,8 @@ func MoveState(dir, from, to string) error {
 		return nil // the same site: the state is valid as it is
 	}
 	s, err := loadExportState(dir)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && s.Marker != from) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, cachefile.ErrOther) || errors.Is(err, cachefile.ErrDamaged) ||
+		(err == nil && s.Marker != from) {
 		return nil // nothing to carry: the next export is made whole
 	}
 	if err != nil {
@@ -167,14 +169,13 @@ func MoveState(dir, from, to string) error {
 func (ex *Exporter) loadExportState() (*exportState, error) { return loadExportState(ex.ix.Dir()) }
 
 func loadExportState(dir string) (*exportState, error) {
-	f, err := os.Open(filepath.Join(dir, exportStateFile))
+	body, err := cachefile.ReadFile(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var s exportState
-	if err := gob.NewDecoder(f).Decode(&s); err != nil {
-		return nil, err
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("%w: %v", cachefile.ErrDamaged, err)
 	}
 	return &s, nil
 }
@@ -207,7 +208,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 		return nil, nil
 	}
 	prev, err := ex.loadExportState()
-	if err != nil || prev.Version != next.Version || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
+	if err != nil || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
 		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
 		return nil, nil
 	}
