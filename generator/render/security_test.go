@@ -59,7 +59,7 @@ var (
 	allowedTags = set("html head meta title link script body a header div form label input button nav ol ul li " +
 		"main footer p h1 h2 h3 h4 h5 h6 article dl dt dd code section pre span mark strong em del br hr " +
 		"figure figcaption svg desc text rect table thead tbody tr th td blockquote img fieldset legend " +
-		"select option datalist")
+		"select option datalist details summary")
 	allowedAttrs = set("lang charset name content http-equiv rel href type class role action method for id " +
 		"placeholder autocomplete aria-label aria-current aria-labelledby aria-describedby aria-controls " +
 		"aria-live tabindex start src defer data-n data-record data-root data-index-file data-search-app " +
