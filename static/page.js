@@ -12,7 +12,7 @@
   function announce(text) {
     if (!status) {
       status = document.createElement("span");
-      status.className = "vh";
+      status.className = "vh copy-status";
       status.setAttribute("role", "status");
       document.body.appendChild(status);
     }

@@ -245,7 +245,7 @@ func checkCopy(t *testing.T, ctx context.Context, rec record.Record) {
 			t.Errorf("block %d: clipboard %q is empty or holds line numbers or the marker", k, clip(got))
 		}
 	}
-	browsertest.WaitFor(t, ctx, `(document.querySelector("[role=status]")||{}).textContent === "Copied"`, 5*time.Second)
+	browsertest.WaitFor(t, ctx, `(document.querySelector(".copy-status[role=status]")||{}).textContent === "Copied"`, 5*time.Second)
 }
 
 func clip(s string) string {
