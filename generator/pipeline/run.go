@@ -228,7 +228,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	r, err := render.New(render.Options{
 		Templates: c.Templates, Title: c.Title, Description: c.Description,
 		BaseURL: c.BaseURL, IndexFile: c.IndexFile, Assets: assets, PerPage: c.PerPage,
-		Markdown: markdown.New(), Highlighter: hl,
+		ReportURL: c.ReportURL, Markdown: markdown.New(), Highlighter: hl,
 	})
 	if err != nil {
 		return rep, err
@@ -662,6 +662,7 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
+		data = render.CompactScript(p, data)
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext

@@ -29,20 +29,6 @@ import (
 	"github.com/errdocs/errdocs/internal/browsertest"
 )
 
-// screenshotDir is where the tests put their screenshots.
-func screenshotDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("ERRDOCS_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "errdocs-screenshots")
-	}
-	dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "-"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // view sets the tab's viewport and colour scheme.
 func view(t *testing.T, ctx context.Context, w, h int64, scheme string) {
 	t.Helper()
@@ -138,7 +124,7 @@ func TestSearchEverywhere(t *testing.T) {
 	ctx := browsertest.New(t)
 	s := buildRealSite(t)
 	target, pasted := pasteTarget(t, s.records)
-	shots := screenshotDir(t)
+	shots := browsertest.ScreenshotDir(t)
 	t.Logf("screenshots in %s", shots)
 	for _, mode := range []struct {
 		name      string
