@@ -248,7 +248,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		next.Entries[rel] = e
 		nextMu.Unlock()
 	}
-	note := func(rel string, kind uint8, key Key) { noteEntry(rel, cacheEntry{Kind: kind, Key: key}) }
+	note := func(rel string, kind uint8, key fileKey) { noteEntry(rel, cacheEntry{Kind: kind, Key: key}) }
 	if gerr == nil {
 		r.SetCache(newListingCache(global, prev, out, noteEntry))
 	}
@@ -256,7 +256,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// Which record pages must be rendered: those whose inputs changed or
 	// whose file is no longer on disk as written.
 	total := len(s.Summaries)
-	keys := make([]Key, total)
+	keys := make([]fileKey, total)
 	rels := make([]string, total)
 	need := make([]bool, total) // by site index; each worker sets its own
 	var needed atomic.Int64
@@ -493,7 +493,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	var tables pageTables
 	notePages := func() {
 		for p := range assets {
-			note(assets[p], kindAsset, Key{})
+			note(assets[p], kindAsset, fileKey{})
 		}
 		// The record pages are noted only now: half a million entries
 		// in the table would have been held through rendering.
