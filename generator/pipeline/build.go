@@ -55,16 +55,17 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files      int    // files read
-	Cached     int    // record files whose records came from the read cache, unread
-	Hashed     int    // files the manifest check read to hash (the others it knew from the read cache)
-	Read       int    // records read
-	Built      int    // record pages built
-	Reused     int    // record pages kept from the previous build unrendered
-	Rejected   int    // records left out
-	FileErrors int    // files or entries that could not be read
-	Unusable   int    // message patterns the browser cannot match
-	Search     string // how the search export was made: kept, whole, incremental
+	Files      int            // files read
+	Cached     int            // record files whose records came from the read cache, unread
+	Hashed     int            // files the manifest check read to hash (the others it knew from the read cache)
+	Read       int            // records read
+	Built      int            // record pages built
+	Reused     int            // record pages kept from the previous build unrendered
+	Rejected   int            // records left out
+	FileErrors int            // files or entries that could not be read
+	Unusable   int            // message patterns the browser cannot match
+	Search     string         // how the search export was made: kept, whole, incremental
+	Export     ExportSchedule // when the search export was made
 	Written    int64
 	Unchanged  int64
 	Removed    int64
