@@ -404,7 +404,7 @@ func globalKey(c *Config, assets map[string]string) (fileKey, error) {
 		// code changed: it then trusts nothing from an earlier build.
 		return fileKey{}, errors.New("cannot hash the errdocs binary")
 	}
-	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage)
+	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage).str(c.ReportURL)
 	if c.IndexFile {
 		h.num(1)
 	}

@@ -274,7 +274,7 @@ func (b *build) setup() error {
 	b.r, err = render.New(render.Options{
 		Templates: c.Templates, Title: c.Title, Description: c.Description,
 		BaseURL: c.BaseURL, IndexFile: c.IndexFile, Assets: b.assets, PerPage: c.PerPage,
-		Markdown: markdown.New(), Highlighter: b.hl,
+		ReportURL: c.ReportURL, Markdown: markdown.New(), Highlighter: b.hl,
 	})
 	if err != nil {
 		return err
@@ -829,6 +829,7 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
+		data = render.CompactScript(p, data)
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext
