@@ -274,7 +274,8 @@
     var limit = Math.max(byTotal ? s.shown : s.shown + 1, pasted ? PASTE_CANDIDATES : 0);
     var raw = paste && paste.flat === s.q ? paste.raw : s.q;
     return engineReady.then(function () {
-      return window.ErrdocsSearch.search(s.q.slice(0, MAX_QUERY), { filters: s.filters, limit: limit, offset: 0, patterns: pasted });
+      return window.ErrdocsSearch.search(s.q.slice(0, MAX_QUERY), { filters: s.filters, limit: limit, offset: 0, patterns: pasted,
+        paste: paste && paste.flat === s.q ? raw : undefined });
     }).then(function (res) {
       if (my !== generation) return;
       res = res || { total: 0, results: [] };

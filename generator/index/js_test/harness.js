@@ -95,6 +95,7 @@ async function main() {
         error: err,
         ms,
         total: res ? res.total : 0,
+        totalExact: res ? res.totalExact !== false : false,
         fuzzy: res ? res.fuzzy : false,
         results: res ? res.results.map((r) => ({ id: idOf(r.num), score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern })) : [],
         files: files.length,
