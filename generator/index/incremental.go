@@ -47,12 +47,13 @@ type exportState struct {
 	RHashes   []string // doc data files r/NNNN
 	MHashes   []string // pattern files m/NNNN
 	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	PatWords  [][]string // per doc, the words of its pattern's required literals
 	Filters   *filterOut
 	IDNames   map[string]string // id index files: key → hash
 }
 
 const (
-	exportStateVersion = 5 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept; 5: id index kept
+	exportStateVersion = 6 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept; 5: id index kept; 6: pattern words
 	exportStateFile    = "export.gob"
 	// maxIncremental bounds the changed records of an incremental export;
 	// beyond it a whole export is about as fast.

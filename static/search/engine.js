@@ -1426,6 +1426,63 @@
     });
   }
 
+  // ---------- pattern keys (FORMAT.md "Pattern keys") ----------
+  // Records whose messagePattern may match a paste: every word their key
+  // file entry names is a word of the paste. Their patterns are then run
+  // on the paste; no text ranking decides which are tried.
+  var MAX_PATTERN_CANDIDATES = 400;
+  function keyFile(w) {
+    var kf = manifest.kf, lo = 0, hi = kf.length - 1, ans = 0;
+    while (lo <= hi) { var mid = (lo + hi) >> 1; if (cmp(kf[mid], w) <= 0) { ans = mid; lo = mid + 1; } else hi = mid - 1; }
+    return "k/" + pad(ans);
+  }
+  function patternCandidates(raw, filter) {
+    if (!manifest.kf || !manifest.kf.length) return Promise.resolve([]);
+    var words = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
+    var keys = [];
+    words.forEach(function (w) { var k = keyFile(w); if (keys.indexOf(k) < 0) keys.push(k); });
+    return getAll(keys).then(function () {
+      var out = [];
+      words.forEach(function (w) {
+        var d = store[keyFile(w)];
+        if (!d || !Object.prototype.hasOwnProperty.call(d, w)) return;
+        d[w].forEach(function (e) {
+          if (filter && !filter[e[0]]) return;
+          if (e[1] && !e[1].split(" ").every(function (x) { return words.has(x); })) return;
+          out.push(e[0]);
+        });
+      });
+      return out.sort(function (a, b) { return a - b; }).slice(0, MAX_PATTERN_CANDIDATES);
+    });
+  }
+  // How much of a paste a pattern pins down: its required literals' length.
+  function specificity(prog) {
+    var n = 0;
+    (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
+    return n;
+  }
+  // The candidates whose pattern matches raw, most specific first (then
+  // in the order of rank, a map doc -> rank of the text results).
+  function patternMatches(raw, filter, rank) {
+    var P = root.ErrdocsPattern;
+    if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
+    return patternCandidates(raw, filter).then(function (nums) {
+      return docsByNumber(nums, true).then(function (docs) {
+        var hit = [];
+        nums.forEach(function (n, i) {
+          var prog = docs[i] && docs[i].pattern, ok = false;
+          try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
+          if (ok) hit.push({ doc: n, spec: specificity(prog) });
+        });
+        hit.sort(function (a, b) {
+          var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
+          return b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+        });
+        return hit;
+      });
+    });
+  }
+
   // Rank order across runs: a result of an earlier run stays above.
   function merge(into, seen, r, group, k) {
     if (!r) return;
@@ -1469,7 +1526,7 @@
       return filterSet(o.filters);
     }).then(function (f) {
       filter = f;
-      var out = [], seen = new Set(), head = null, rs = {};
+      var out = [], seen = new Set(), head = null;
       function run(mode, fz, kk) {
         return runQuery(text, { prefix: prefix, fuzzy: fz, mode: mode }, kk, filter);
       }
@@ -1483,7 +1540,20 @@
       }
       var first = o.paste != null ? "most" : "all";
       return run(first, false, k).then(function (r) {
-        head = r; rs[first] = r;
+        head = r;
+        if (o.paste == null) return r;
+        // a pasted error: the records whose pattern matches it first
+        var rank = new Map();
+        if (r) r.list.forEach(function (x, i) { rank.set(x.doc, i); });
+        return patternMatches(String(o.paste), filter, rank).then(function (hits) {
+          hits.forEach(function (h) {
+            if (out.length >= k) return;
+            seen.add(h.doc);
+            out.push({ x: { doc: h.doc, lb: 0, leafIds: [] }, r: null, group: "pattern" });
+          });
+          return r;
+        });
+      }).then(function (r) {
         merge(out, seen, r, first, k);
         if (out.length >= k) return null;
         return run("", false, k + out.length).then(function (r2) { merge(out, seen, r2, "some", k); });
@@ -1517,7 +1587,9 @@
           results: page.map(function (e, i) {
             var mt = [];
             e.x.leafIds.forEach(function (id) { var t = e.r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
-            return { num: e.x.doc, score: e.x.lb, doc: docs[i], matchedTerms: mt, group: e.group };
+            var res1 = { num: e.x.doc, score: e.x.lb, doc: docs[i], matchedTerms: mt, group: e.group };
+            if (e.group === "pattern") res1.exact = true;
+            return res1;
           })
         };
         if (res.total === 0) {
