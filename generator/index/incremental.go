@@ -44,9 +44,9 @@ type exportState struct {
 	DocCount  uint64
 	Numbering [32]byte // ids and sort keys in doc number order
 	Shards    []shardOut
-	RHashes   []string // doc data files r/NNNN
-	MHashes   []string // pattern files m/NNNN
-	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	RHashes   []string   // doc data files r/NNNN
+	MHashes   []string   // pattern files m/NNNN
+	Unusable  []uint64   // docs whose messagePattern the client cannot run
 	PatWords  [][]string // per doc, the words of its pattern's required literals
 	Filters   *filterOut
 	IDNames   map[string]string // id index files: key → hash

@@ -122,7 +122,6 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 	}
 }
 
-
 func medianOf(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -135,4 +134,3 @@ func medianOf(xs []float64) float64 {
 	}
 	return s[len(s)/2]
 }
-
