@@ -13,12 +13,34 @@
  *       hashed manifest it names. Calling again with the
  *       same base returns the same promise.
  *
- *   search(query, {filters, limit, offset, prefix, fuzzy}) -> Promise<{
- *       total,        // number of matching records (exact when totalExact)
- *       totalExact,   // false when counting exactly would need more chunks
- *       fuzzy,        // true when the results come from the fuzzy fallback
- *       results: [{num, score, doc, matchedTerms}]
+ *   search(query, {filters, limit, offset, prefix, fuzzy, paste, patterns, mode}) -> Promise<{
+ *       total,        // matching records of the first group: all words (a
+ *                     // typed query) or most words (a paste); exact when
+ *                     // totalExact, else a lower bound
+ *       totalExact,
+ *       fuzzy,        // true when some results come from the fuzzy fallback
+ *       results: [{num, score, doc, matchedTerms, group, snippet[, exact]}],
+ *       partial,      // (no results) the last word, too short to expand as a
+ *                     // prefix, that some indexed term starts with: the
+ *                     // person is still typing it, do not say "no results"
+ *       suggestions   // (no results) {dropWords: the query without the word
+ *                     // whose removal finds the most all-words results, or
+ *                     // null; spelling: the query with each word that has no
+ *                     // term replaced by its closest term, or null}
  *     }>
+ *       Groups, in this order, never mixed: "pattern" (a paste: records
+ *         whose messagePattern matches it, found by their pattern keys
+ *         whatever the text ranking; exact: true), "all" (every word of a
+ *         typed query matches, each in some field, the last word also as
+ *         a prefix) or "most" (a paste: at least half of its words), then,
+ *         while the results are fewer than limit+offset, "some" (any word)
+ *         and "fuzzy" (any word, with typo tolerance).
+ *       snippet: {field, text, marks: [[start, end], ...]}: field is
+ *         "errorMessage" or "documentation" (the start of it, which is
+ *         what the doc data holds); text is cut around the first matched
+ *         word; marks are [start, end) offsets in UTF-16 units of the
+ *         words that matched (their analyzed form is a term the record
+ *         matched in that field; no fuzzy look-alikes), in order.
  *       filters: {repo:[], severity:[], errorType:[], tag:[], language:[],
  *         family:[]} (family: backgroundTag):
  *         values of one field OR, fields AND. Filters alone (empty query)
@@ -26,6 +48,9 @@
  *         none last), error class, message shape, newest analyzedAt
  *         first, then id; score 0.
  *       limit (default 10), offset (default 0).
+ *       paste: the text as pasted (lines kept): search it as a pasted
+ *         error (patterns first, then most words); query is then the text
+ *         as the box holds it.
  *       patterns (default false): also load each result's compiled
  *         messagePattern into doc.pattern (separate chunks, about as large
  *         as the rest of the doc data: ask for them only when matching a
@@ -33,12 +58,13 @@
  *       prefix (default true): the last word also matches as a prefix
  *         (type-ahead), when it has 3+ characters and the query does not end
  *         in a space or punctuation.
- *       fuzzy: "auto" (default): if the query finds fewer than limit+offset
- *         records, run it again with typo tolerance (1 edit for words of
- *         3-5 bytes, 2 beyond; first 2 bytes must match) and return that;
- *         true: fuzzy only; false: never.
- *       results are in rank order: score descending, then doc number (the
- *         filter-only order). num is the record's doc number in this
+ *       fuzzy: "auto" (default): the fuzzy group may follow; false: never.
+ *         With mode, true makes that one query fuzzy (1 edit for words of
+ *         3-5 bytes, 2 beyond; first 2 bytes must match).
+ *       mode: "all", "most" or "any": run that one query form alone (the
+ *         parity tests compare each with its bleve twin, index.QueryOptions).
+ *       results are in rank order: group, then score descending, then doc
+ *         number (the filter-only order). num is the record's doc number in this
  *         export; doc = {title, url, repo, severity, errorType, language,
  *         snippet[, pattern]} (what a result shows; the record id, tags,
  *         error class and code are not in it); url is relative to the
@@ -63,10 +89,15 @@
  *       at url ran (it must call errdocsSearch.load(key, data)). Default:
  *       <script> tag insertion. Tests in Node pass a vm-based loader.
  *
- * Ranking (mirrors generator/index.BuildQuery): a disjunction over clauses;
- * one clause per field whose query analyzer yields tokens (a disjunction of
- * term queries, one per token, with the field's boost), plus, in prefix mode,
- * one prefix query per field on the last word. bleve TF-IDF: per term
+ * Ranking (mirrors generator/index.BuildQuery): mode "any": a disjunction
+ * over clauses; one clause per field whose query analyzer yields tokens (a
+ * disjunction of term queries, one per token, with the field's boost),
+ * plus, in prefix mode, one prefix query per field on the last word. Modes
+ * "all" and "most": one clause per word (whitespace-separated chunks whose
+ * English analysis keeps a token), a disjunction over the fields of the
+ * word's term queries (the last word's prefix queries too), combined by a
+ * conjunction ("all": a sum, every word required) or by a disjunction
+ * needing half the words, rounded up ("most"). bleve TF-IDF: per term
  * tf=sqrt(freq), idf=1+ln(docCount/(df+1)), score=tf*norm*idf*queryWeight,
  * queryWeight=boost*idf*queryNorm, queryNorm=1/sqrt(sum over all term
  * queries of (boost*idf)^2); a disjunction sums its matching children and
@@ -1483,6 +1514,108 @@
     });
   }
 
+  // ---------- snippets ----------
+  // The terms a result matched, per field: exact terms (a fuzzy result's
+  // look-alike terms only where they equal the query's own), and the
+  // type-ahead prefix for a prefix list's leaf.
+  function matchedByField(leafIds, leaves, fuzzy, own) {
+    var by = Object.create(null);
+    leafIds.forEach(function (id) {
+      var lf = leaves[id], f = manifest.fields[lf.field].name;
+      if (fuzzy && !own[lf.term]) return;
+      var e = by[f] || (by[f] = { terms: Object.create(null), prefixes: [] });
+      if (lf.vleaf) e.prefixes.push(lf.term); else e.terms[lf.term] = true;
+    });
+    return by;
+  }
+  var SNIPPET_CHARS = 160, SNIPPET_BEFORE = 40;
+  // marks: [start, end) of the words of text whose analysis in field is
+  // a matched term (or, for a prefix, whose lowercase starts with it)
+  function marksIn(field, text, m) {
+    var an = field === "errorMessage" || field === "documentation" ? "en" : "errdocs_ident", out = [];
+    A.analyze(an, text).forEach(function (t) {
+      var hit = m.terms[t.term];
+      if (!hit && m.prefixes.length) {
+        var w = A.lower(text.slice(t.start, t.end));
+        hit = m.prefixes.some(function (p) { return w.slice(0, p.length) === p; });
+      }
+      if (hit) out.push([t.start, t.end]);
+    });
+    return out;
+  }
+  // A window of text around its first mark, the marks moved with it.
+  function cut(text, marks) {
+    if (text.length <= SNIPPET_CHARS) return { text: text, marks: marks };
+    var a = marks.length ? Math.max(0, marks[0][0] - SNIPPET_BEFORE) : 0;
+    while (a > 0 && !/\s/.test(text.charAt(a - 1))) a--;
+    var b = Math.min(text.length, a + SNIPPET_CHARS);
+    while (b < text.length && !/\s/.test(text.charAt(b))) b++;
+    var pre = a > 0 ? "…" : "", post = b < text.length ? "…" : "";
+    var ms = marks.filter(function (r) { return r[0] >= a && r[1] <= b; }).map(function (r) { return [r[0] - a + pre.length, r[1] - a + pre.length]; });
+    return { text: pre + text.slice(a, b) + post, marks: ms };
+  }
+  // The snippet of a result: from the message when words matched there,
+  // else from the start of its documentation (the doc data holds no more
+  // of the prose fields), with the matched words marked.
+  function snippetFor(doc, by) {
+    if (!doc) return null;
+    var order = [["errorMessage", doc.title], ["documentation", doc.snippet]];
+    for (var i = 0; i < order.length; i++) {
+      var f = order[i][0], text = order[i][1];
+      if (!text || !by[f]) continue;
+      var ms = marksIn(f, text, by[f]);
+      if (ms.length) { var c = cut(text, ms); return { field: f, text: c.text, marks: c.marks }; }
+    }
+    return doc.snippet ? { field: "documentation", text: doc.snippet, marks: [] } : null;
+  }
+  function ownTerms(text) {
+    var own = Object.create(null);
+    manifest.fields.forEach(function (f) { A.terms(f.query, text).forEach(function (t) { own[t] = true; }); });
+    return own;
+  }
+
+  // ---------- suggestions when nothing is found ----------
+  // dropWords: the query without the one word whose removal finds the
+  // most all-words results; spelling: each word without a term of its
+  // own replaced by its closest term (fewest edits, then most records),
+  // unstemmed fields first.
+  function suggestions(text, prefix, filter) {
+    var ws = queryWords(text).slice(0, 8), tries = [];
+    if (ws.length > 1) ws.forEach(function (w, i) {
+      var q = ws.filter(function (x, j) { return j !== i; }).map(function (x) { return x.text; }).join(" ");
+      tries.push(runQuery(q, { prefix: prefix, fuzzy: false, mode: "all" }, 1, filter).then(function (r) { return { q: q, n: r ? r.total : 0 }; }));
+    });
+    var spell = loadShards(ws.reduce(function (a, w) {
+      return a.concat(prefixShards(fuzzyPrefixOf(A.lower(w.text), manifest.options.fuzzyPrefix)));
+    }, [])).then(function () {
+      var changed = false;
+      var out = ws.map(function (w) {
+        var t = A.lower(w.text), fz = autoFuzziness(t), best = null;
+        if (!fz) return w.text;
+        var fields = manifest.fields.map(function (f, fi) { return fi; }).sort(function (a, b) { return (manifest.fields[a].query === "en") - (manifest.fields[b].query === "en"); });
+        for (var j = 0; j < fields.length; j++) {
+          var fi = fields[j];
+          if (entryFor(A.terms(manifest.fields[fi].query, w.text)[0] || "", fi)) return w.text;
+        }
+        fields.forEach(function (fi) {
+          termsWithPrefix(fuzzyPrefixOf(t, manifest.options.fuzzyPrefix), fi).forEach(function (c) {
+            var d = osa(t, c, fz), e = entryFor(c, fi);
+            if (d <= fz && e && (!best || d < best.d || d === best.d && e.df > best.df)) best = { term: c, d: d, df: e.df };
+          });
+        });
+        if (!best) return w.text;
+        changed = true;
+        return best.term;
+      });
+      return changed ? out.join(" ") : null;
+    });
+    return Promise.all([Promise.all(tries), spell]).then(function (v) {
+      var best = null;
+      v[0].forEach(function (x) { if (x.n > 0 && (!best || x.n > best.n)) best = x; });
+      return { dropWords: best ? best.q : null, spelling: v[1] };
+    });
+  }
+
   // Rank order across runs: a result of an earlier run stays above.
   function merge(into, seen, r, group, k) {
     if (!r) return;
@@ -1580,7 +1713,7 @@
           return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [], group: "all" }; }) };
         });
       }
-      var page = st.out.slice(offset, k);
+      var page = st.out.slice(offset, k), own = ownTerms(text);
       return docsByNumber(page.map(function (e) { return e.x.doc; }), o.patterns).then(function (docs) {
         var res = {
           total: r ? r.total : 0, totalExact: r ? r.totalExact : true, fuzzy: st.fuzzy,
@@ -1589,14 +1722,17 @@
             e.x.leafIds.forEach(function (id) { var t = e.r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
             var res1 = { num: e.x.doc, score: e.x.lb, doc: docs[i], matchedTerms: mt, group: e.group };
             if (e.group === "pattern") res1.exact = true;
+            res1.snippet = snippetFor(docs[i], e.r ? matchedByField(e.x.leafIds, e.r.leaves, e.group === "fuzzy", own) : { errorMessage: { terms: own, prefixes: [] } });
             return res1;
           })
         };
+        var more = [];
         if (res.total === 0) {
           var w = shortLastWord(text);
-          if (w) return someTermStartsWith(w).then(function (yes) { if (yes) res.partial = w; return res; });
+          if (w) more.push(someTermStartsWith(w).then(function (yes) { if (yes) res.partial = w; }));
         }
-        return res;
+        if (!res.results.length && o.mode === undefined) more.push(suggestions(text, prefix, filter).then(function (sg) { res.suggestions = sg; }));
+        return Promise.all(more).then(function () { return res; });
       });
     });
   }
