@@ -19,6 +19,7 @@
  *                     // totalExact, else a lower bound
  *       totalExact,
  *       fuzzy,        // true when some results come from the fuzzy fallback
+ *       more,         // true when the first group may hold more than these
  *       results: [{num, score, doc, matchedTerms, group, snippet[, exact]}],
  *       partial,      // (no results) the last word, too short to expand as a
  *                     // prefix, that some indexed term starts with: the
@@ -1717,6 +1718,8 @@
       return docsByNumber(page.map(function (e) { return e.x.doc; }), o.patterns).then(function (docs) {
         var res = {
           total: r ? r.total : 0, totalExact: r ? r.totalExact : true, fuzzy: st.fuzzy,
+          // more first-group results than these may exist (count not exact)
+          more: !!r && !r.totalExact && r.list.length >= k,
           results: page.map(function (e, i) {
             var mt = [];
             e.x.leafIds.forEach(function (id) { var t = e.r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });

@@ -312,7 +312,11 @@
     var q = quote(s.q);
     clear(helpEl);
     helpEl.hidden = true;
-    if (shown === 0) {
+    if (shown === 0 && res.partial && !hasFilters(s)) {
+      // a word only begun (the engine expands prefixes from 3 letters)
+      statusEl.textContent = "Keep typing: words start with “" + quote(res.partial) + "”.";
+      app.setAttribute("data-state", "empty");
+    } else if (shown === 0) {
       statusEl.textContent = q
         ? "No results for “" + q + "”" + (hasFilters(s) ? " with these filters." : ".")
         : "No records match these filters.";
@@ -523,7 +527,8 @@
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
       renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false,
-        fuzzy: !!res.fuzzy, results: results, more: byTotal && (res.total || 0) > s.shown }, exact);
+        fuzzy: !!res.fuzzy, results: results, partial: res.partial,
+        more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
       restoreScroll();
       if (results.length === 0 && s.q.trim()) {
         return suggestionsFor(s, res).then(function (sug) { if (my === generation) renderHelp(s, sug); });
