@@ -259,7 +259,7 @@ func BenchmarkKnownItem(b *testing.B) {
 // first ten, the count its status line gives, and the files loaded since
 // the timings were cleared.
 const knownResults = `(function(){
-  var urls = Array.from(document.querySelectorAll('#results > li')).slice(0, 10).map(function (li) {
+  var urls = Array.from(document.querySelectorAll('#results li.result')).slice(0, 10).map(function (li) {
     var a = li.querySelector('a'); return a ? new URL(a.href).pathname.replace(/index\.html$/, '') : ''; });
   var st = (document.getElementById('result-count') || {}).textContent || '';
   var m = /([0-9][0-9,]*) results?/.exec(st);

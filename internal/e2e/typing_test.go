@@ -40,7 +40,7 @@ func TestSearchTypingNeverNoResults(t *testing.T) {
 	wre := regexp.MustCompile(`\b[a-z]{6,}\b`)
 	for _, r := range ds.Records() {
 		for _, w := range wre.FindAllString(strings.ToLower(r.ErrorMessage), -1) {
-			if !seen[w[:2]] && len(words) < 6 && len(index.Analyze(m, index.AnalyzerEN, w)) > 0 {
+			if !seen[w[:2]] && len(words) < 6 && len(m.AnalyzerNamed(index.AnalyzerEN).Analyze([]byte(w))) > 0 {
 				seen[w[:2]] = true
 				words = append(words, w)
 			}

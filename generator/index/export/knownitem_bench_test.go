@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/knownitem"
 )
@@ -46,14 +47,14 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 	}
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
-			saved := append([]Field(nil), Fields...)
-			defer copy(Fields, saved)
-			for i := range Fields {
-				if x, ok := v.boosts[Fields[i].Name]; ok {
-					Fields[i].Boost = x
+			saved := append([]index.Field(nil), index.Fields...)
+			defer copy(index.Fields, saved)
+			for i := range index.Fields {
+				if x, ok := v.boosts[index.Fields[i].Name]; ok {
+					index.Fields[i].Boost = x
 				}
 			}
-			m, err := NewMapping()
+			m, err := index.NewMapping()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 			defer idx.Close()
 			batch := idx.NewBatch()
 			for i := range recs {
-				doc, _ := buildDoc(&recs[i])
+				doc, _ := index.BuildDoc(&recs[i])
 				if err := batch.Index(recs[i].ID, doc); err != nil {
 					b.Fatal(err)
 				}
@@ -87,7 +88,7 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 						continue
 					}
 					req := bleve.NewSearchRequestOptions(bq, 10, 0, false)
-					req.SortBy([]string{"-_score", sortKeyField, "_id"})
+					req.SortBy([]string{"-_score", index.SortKeyField, "_id"})
 					res, err := idx.Search(req)
 					if err != nil {
 						b.Fatal(err)

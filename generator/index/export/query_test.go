@@ -1,9 +1,8 @@
-package index
+package export
 
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -11,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // QueryOptions selects the query structure; engine.js builds the same one.
@@ -23,7 +24,7 @@ type QueryOptions struct {
 	// the word has at least MinPrefixRunes runes.
 	Prefix bool
 	// Fuzzy replaces each term query by a FuzzyQuery with bleve's auto
-	// fuzziness (0 edits up to 2 bytes, 1 up to 5, else 2) and FuzzyPrefix.
+	// fuzziness (0 edits up to 2 bytes, 1 up to 5, else 2) and index.FuzzyPrefix.
 	Fuzzy bool
 	// Filters restrict results: field (one of FilterFields) → accepted
 	// values; values of one field OR, fields AND. Filters never score.
@@ -49,26 +50,17 @@ func MostMin(n int) int {
 	return (n + 1) / 2
 }
 
-// MinPrefixRunes is the shortest last word that gets a prefix clause: a
-// shorter prefix expands to too many terms for the client to load cheaply.
-const MinPrefixRunes = 3
-
-// FuzzyPrefix is the number of leading bytes a fuzzy candidate must share
-// with the query term (bleve's FuzzyQuery prefix). It restricts candidates
-// to a dictionary range the client loads in one or two shards.
-const FuzzyPrefix = 2
-
 // BuildQuery returns the bleve query for text, or nil when the text has no
 // searchable token (then results are filter-only, in doc order).
 //
-// ModeAny: a disjunction over clauses; for each field in Fields order
+// ModeAny: a disjunction over clauses; for each field in index.Fields order
 // whose query analyzer yields tokens, one clause: a disjunction of one term
 // query (or fuzzy query) per token, with the field's boost; then, in Prefix
 // mode, for each field in order, one prefix query on the last word with the
 // field's boost.
 //
 // ModeAll and ModeMost: the text's words are its whitespace-separated
-// chunks (AnalyzerQCode's tokens) whose English analysis keeps a token (so
+// chunks (index.AnalyzerQCode's tokens) whose English analysis keeps a token (so
 // stop words and bare punctuation are no words). Each word is one clause:
 // a disjunction, over the fields in order, of a term (or fuzzy) query per
 // token the field's query analyzer makes of the word, with the field's
@@ -89,7 +81,7 @@ func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 
 func buildAny(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
 	var clauses []query.Query
-	for _, f := range Fields {
+	for _, f := range index.Fields {
 		tqs, err := termQueries(m, f, text, opts)
 		if err != nil {
 			return nil, err
@@ -114,7 +106,7 @@ func buildAny(m mapping.IndexMapping, text string, opts QueryOptions) (query.Que
 
 // termQueries is one term (or fuzzy) query per token f's query analyzer
 // makes of text.
-func termQueries(m mapping.IndexMapping, f Field, text string, opts QueryOptions) ([]query.Query, error) {
+func termQueries(m mapping.IndexMapping, f index.Field, text string, opts QueryOptions) ([]query.Query, error) {
 	a := m.AnalyzerNamed(f.QueryAnalyzer)
 	if a == nil {
 		return nil, fmt.Errorf("index: no analyzer %q", f.QueryAnalyzer)
@@ -130,7 +122,7 @@ func termQueries(m mapping.IndexMapping, f Field, text string, opts QueryOptions
 		if fz > 0 {
 			q := query.NewFuzzyQuery(term)
 			q.SetFuzziness(fz)
-			q.SetPrefix(FuzzyPrefix)
+			q.SetPrefix(index.FuzzyPrefix)
 			q.SetField(f.Name)
 			q.SetBoost(f.Boost)
 			tqs[i] = q
@@ -149,8 +141,8 @@ func prefixClauses(w string) []query.Query {
 	if w == "" {
 		return nil
 	}
-	out := make([]query.Query, len(Fields))
-	for i, f := range Fields {
+	out := make([]query.Query, len(index.Fields))
+	for i, f := range index.Fields {
 		q := query.NewPrefixQuery(w)
 		q.SetField(f.Name)
 		q.SetBoost(f.Boost)
@@ -175,8 +167,8 @@ type word struct {
 }
 
 func words(m mapping.IndexMapping, text string) []word {
-	ws := m.AnalyzerNamed(AnalyzerQCode)
-	en := m.AnalyzerNamed(AnalyzerEN)
+	ws := m.AnalyzerNamed(index.AnalyzerQCode)
+	en := m.AnalyzerNamed(index.AnalyzerEN)
 	if ws == nil || en == nil {
 		return nil
 	}
@@ -199,7 +191,7 @@ func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 	var clauses []query.Query
 	for _, w := range ws {
 		var kids []query.Query
-		for _, f := range Fields {
+		for _, f := range index.Fields {
 			tqs, err := termQueries(m, f, w.text, opts)
 			if err != nil {
 				return nil, err
@@ -228,7 +220,7 @@ func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 // LastWord is the type-ahead word: the last token of the unicode tokenizer,
 // lowercased, if it ends the text and has at least MinPrefixRunes runes.
 func LastWord(m mapping.IndexMapping, text string) string {
-	a := m.AnalyzerNamed(AnalyzerIdent)
+	a := m.AnalyzerNamed(index.AnalyzerIdent)
 	if a == nil {
 		return ""
 	}
@@ -237,7 +229,7 @@ func LastWord(m mapping.IndexMapping, text string) string {
 		return ""
 	}
 	last := toks[len(toks)-1]
-	if last.End != len(text) || utf8.RuneCount(last.Term) < MinPrefixRunes {
+	if last.End != len(text) || utf8.RuneCount(last.Term) < index.MinPrefixRunes {
 		return ""
 	}
 	return string(last.Term)
@@ -247,7 +239,7 @@ func LastWord(m mapping.IndexMapping, text string) string {
 // their values, or nil without filters.
 func filterQuery(filters map[string][]string) (query.Query, error) {
 	var conj []query.Query
-	for _, name := range FilterFields {
+	for _, name := range index.FilterFields {
 		vals := filters[name]
 		if len(vals) == 0 {
 			continue
@@ -255,7 +247,7 @@ func filterQuery(filters map[string][]string) (query.Query, error) {
 		var ds []query.Query
 		for _, v := range vals {
 			q := query.NewTermQuery(v)
-			q.SetField(FilterFieldPrefix + name)
+			q.SetField(index.FilterFieldPrefix + name)
 			ds = append(ds, q)
 		}
 		conj = append(conj, query.NewDisjunctionQuery(ds))
@@ -272,7 +264,7 @@ func filterQuery(filters map[string][]string) (query.Query, error) {
 }
 
 func isFilterField(name string) bool {
-	for _, f := range FilterFields {
+	for _, f := range index.FilterFields {
 		if f == name {
 			return true
 		}
@@ -286,15 +278,15 @@ type Hit struct {
 	Score float64 `json:"score"`
 }
 
-// Search runs the documented query structure through bleve: the reference
+// search runs the documented query structure through bleve: the reference
 // the browser engine is tested against. Results sort by score, then by
 // SortKey (family, class, message shape, newest), then id; filter-only
 // queries sort by SortKey, then id, with score 0.
-func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
-	if ix == nil || ix.bleve == nil {
+func search(ix *index.Index, text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
+	if ix == nil || ix.Bleve() == nil {
 		return nil, 0, errors.New("index: Search on a closed index")
 	}
-	m := ix.bleve.Mapping()
+	m := ix.Bleve().Mapping()
 	q, err := BuildQuery(m, text, opts)
 	if err != nil {
 		return nil, 0, err
@@ -304,13 +296,13 @@ func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64
 		return nil, 0, err
 	}
 	var final query.Query
-	sortBy := []string{"-_score", sortKeyField, "_id"}
+	sortBy := []string{"-_score", index.SortKeyField, "_id"}
 	switch {
 	case q == nil && fq == nil:
 		return nil, 0, nil
 	case q == nil:
 		final = fq
-		sortBy = []string{sortKeyField, "_id"}
+		sortBy = []string{index.SortKeyField, "_id"}
 	case fq == nil:
 		final = q
 	default:
@@ -321,7 +313,7 @@ func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64
 	}
 	req := bleve.NewSearchRequestOptions(final, size, 0, false)
 	req.SortBy(sortBy)
-	res, err := ix.bleve.Search(req)
+	res, err := ix.Bleve().Search(req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -354,11 +346,3 @@ func terms(ts analysis.TokenStream) []string {
 }
 
 // sortedKeys returns map keys in order (deterministic iteration).
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}

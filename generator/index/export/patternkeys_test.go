@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/pattern"
 )
 
 func TestPatternWords(t *testing.T) {
-	m, err := NewMapping()
+	m, err := index.NewMapping()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := m.AnalyzerNamed(AnalyzerIdent)
+	a := m.AnalyzerNamed(index.AnalyzerIdent)
 	for _, c := range []struct {
 		expr string
 		want []string
@@ -51,16 +52,16 @@ func TestPastePatternFirst(t *testing.T) {
 		r.Documentation += "\n\nThe file /var/lib/app/data.db is locked: got /var/lib/app/data.db must be closed."
 	}
 	dir := t.TempDir()
-	ix, err := Open(filepath.Join(dir, "cache"))
+	ix, err := index.Open(filepath.Join(dir, "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if _, err := ix.Sync(Records(recs)); err != nil {
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
 		t.Fatal(err)
 	}
 	site := filepath.Join(dir, "site")
-	if _, err := ix.Export(dirWriter{site}, ExportOptions{Pattern: pattern.Compile}); err != nil {
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
 		t.Fatal(err)
 	}
 	paste := "Cluster_LeastRequestLbConfig.ChoiceCount must be >= 2, got: /var/lib/app/data.db"
