@@ -556,7 +556,7 @@
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
       renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial,
-        fuzzy: !!res.fuzzy, results: results, more: byTotal && (res.total || 0) > s.shown }, exact);
+        fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
       restoreScroll();
       if (results.length === 0 && s.q.trim() && !res.partial) {
         return suggestionsFor(s, res).then(function (sug) { if (my === generation) renderHelp(s, sug); });
