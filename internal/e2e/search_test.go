@@ -37,6 +37,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/index/export"
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
@@ -810,7 +811,7 @@ func buildEngineSite(t *testing.T, rs []record.Record, indexFile bool) string {
 	if _, err := ix.Sync(index.Records(rs)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Export(dirWriter(dir), index.ExportOptions{Pattern: pattern.Compile}); err != nil {
+	if _, err := export.New(ix).Export(dirWriter(dir), export.Options{Pattern: pattern.Compile}); err != nil {
 		t.Fatal(err)
 	}
 	w := dirWriter(dir)
