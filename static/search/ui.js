@@ -259,13 +259,12 @@
 
   // --- rendering ----------------------------------------------------------
 
-  function resultItem(s, r, exact) {
+  function resultItem(s, r, exact, marks) {
     var d = r.doc || {};
     var li = el("li", "result");
     var h = el("h2", "result-title");
     var a = el("a");
     a.href = recordHref(d.url);
-    var marks = s.q ? marker(s.q) : function () { return false; };
     highlight(a, String(d.title || d.url || ""), marks);
     h.appendChild(a);
     li.appendChild(h);
@@ -297,8 +296,9 @@
   // their own heading, those with some of the words (the engine's group).
   function renderList(s, results, exact) {
     var all = el("ol", "results"), some = el("ol", "results results-some");
+    var marks = s.q ? marker(s.q) : function () { return false; };
     results.slice(0, s.shown).forEach(function (r) {
-      var li = resultItem(s, r, exact[r.num]);
+      var li = resultItem(s, r, exact[r.num], marks);
       primary(r) || exact[r.num] ? all.appendChild(li) : some.appendChild(li);
     });
     var frag = document.createDocumentFragment();
