@@ -520,23 +520,10 @@ func checkWeight(t *testing.T, site string) {
 // loadedRE finds the stylesheets and scripts a page loads.
 var loadedRE = regexp.MustCompile(`<(?:script[^>]*\ssrc|link rel="stylesheet"[^>]*\shref)="([^"]+)"`)
 
-// screenshotDir is where screenshots go: $ERRDOCS_SCREENSHOTS, else a
-// folder under the system's temporary folder that outlives the test.
-func screenshotDir(t *testing.T) string {
-	dir := os.Getenv("ERRDOCS_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "errdocs-screenshots")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // screenshots saves the record page (at its top and at the raising line)
 // and the home page at desktop and phone sizes, light and dark.
 func screenshots(t *testing.T, ctx context.Context, site string, rec record.Record) {
-	dir := screenshotDir(t)
+	dir := browsertest.ScreenshotDir(t)
 	root := "file://" + filepath.ToSlash(site) + "/"
 	shots := []struct{ name, url string }{
 		{"record", root + rec.Path() + "index.html"},
