@@ -829,7 +829,9 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
-		data = render.CompactScript(p, data)
+		if data, err = render.CompactScript(p, data); err != nil {
+			return err
+		}
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext
