@@ -31,13 +31,14 @@ import (
 const baseURL = "https://errors.example.org/"
 
 type options struct {
-	records int
-	seed    int64
-	runs    int
-	hugo    bool
-	work    string
-	keep    bool
-	json    string
+	records  int
+	seed     int64
+	runs     int
+	hugo     bool
+	realCode bool
+	work     string
+	keep     bool
+	json     string
 }
 
 // Results is what -json saves.
@@ -47,6 +48,7 @@ type Results struct {
 	Records    int           `json:"records"`
 	Repos      int           `json:"repos"`
 	Seed       int64         `json:"seed"`
+	RealCode   bool          `json:"realCode"`
 	Runs       int           `json:"runs"`
 	Edited     string        `json:"editedRecord"`
 	Removed    string        `json:"removedRecord"`
@@ -100,6 +102,7 @@ func main() {
 	fs.IntVar(&o.records, "records", 100000, "records in the generated dataset")
 	fs.Int64Var(&o.seed, "seed", 1, "generator seed")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each scenario (figures are medians)")
+	fs.BoolVar(&o.realCode, "real-code", false, "records' source excerpts are real code from public repositories (internal/corpus/testdata/realcode.jsonl.gz), not generated")
 	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo (installed with apt-get if missing)")
 	fs.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "errdocs-benchmark"), "work `folder`: binary, dataset (kept and reused), outputs")
 	fs.BoolVar(&o.keep, "keep", false, "keep the sites and caches built (default: removed at the end; the dataset is always kept)")
@@ -139,7 +142,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
-	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, Runs: o.runs, startedAt: time.Now()}
+	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, startedAt: time.Now()}
 
 	root, err := moduleRoot()
 	if err != nil {
@@ -151,7 +154,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
 
-	dataset, reused, err := ensureDataset(work, o.records, o.seed, logf)
+	dataset, reused, err := ensureDataset(work, o.records, o.seed, o.realCode, logf)
 	if err != nil {
 		return nil, err
 	}
