@@ -133,12 +133,12 @@ func buildHarness(t *testing.T, indexFile bool, extra int) string {
 		t.Fatal(err)
 	}
 	write("search/index.html", []byte(page.String()))
-	for _, name := range []string{"pattern.js", "ui.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "static/search", name))
+	for _, name := range []string{"search/pattern.js", "search/ui.js", "search/header.js", "style.css"} {
+		b, err := os.ReadFile(filepath.Join(root, "static", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		write("static/search/"+name, b)
+		write("static/"+name, b)
 	}
 	mock, err := os.ReadFile(filepath.Join(root, "internal/e2e/testdata/mockengine.js"))
 	if err != nil {
@@ -196,7 +196,7 @@ func (u ui) settled() {
 // ("owner/name/slug/"), from each result's first link.
 func (u ui) results() []string {
 	u.t.Helper()
-	s := u.eval(`Array.from(document.querySelectorAll('#results > li')).map(function(li){var a=li.querySelector('a');return a?a.getAttribute('href'):''}).join('\n')`)
+	s := u.eval(`Array.from(document.querySelectorAll('#results li.result')).map(function(li){var a=li.querySelector('a');return a?a.getAttribute('href'):''}).join('\n')`)
 	if s == "" {
 		return nil
 	}
@@ -299,8 +299,8 @@ func TestSearchUI(t *testing.T) {
 			if got := u.eval(`Array.from(document.querySelectorAll('#results li:first-child a mark')).map(function(m){return m.textContent}).join('|')`); got != "Disk|quota" {
 				t.Errorf("marked words %q, want Disk|quota", got)
 			}
-			if got := u.eval(`document.querySelectorAll('.no-js:not([hidden])').length`); got != "0" {
-				t.Errorf("the no-JavaScript notice is still shown")
+			if got := u.eval(`getComputedStyle(document.querySelector('.load-failed')).display`); got != "none" {
+				t.Errorf("the search-did-not-start notice is still laid out (display %s)", got)
 			}
 
 			// Typing searches as you type and keeps the URL in step with
@@ -822,12 +822,12 @@ func buildEngineSite(t *testing.T, rs []record.Record, indexFile bool) string {
 		t.Fatal(err)
 	}
 	w.WriteFile("search/index.html", []byte(page.String()))
-	for _, name := range []string{"analyzer.js", "engine.js", "pattern.js", "ui.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "static/search", name))
+	for _, name := range []string{"search/analyzer.js", "search/engine.js", "search/pattern.js", "search/ui.js", "search/header.js", "style.css"} {
+		b, err := os.ReadFile(filepath.Join(root, "static", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.WriteFile("static/search/"+name, b)
+		w.WriteFile("static/"+name, b)
 	}
 	for _, r := range rs {
 		w.WriteFile(r.Path()+"index.html", []byte(`<!doctype html><html lang="en"><meta charset="utf-8"><title>record</title><h1>`+
