@@ -233,6 +233,7 @@ func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, re
 		}
 		r.Stages = parseStats(stdout)
 		r.Written, r.Unchanged = parseSummary(stdout)
+		r.ReadCache = readCacheLine(stdout)
 		return r, nil
 	}
 

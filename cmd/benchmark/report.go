@@ -23,14 +23,20 @@ func report(w io.Writer, r *Results) {
 	if len(r.Cold.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
 	}
+	inputs(w, r.Cold)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), size(r.NoChange.MaxRSS), counts(r.NoChange.Runs))
 	if len(r.NoChange.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
 	}
+	inputs(w, r.NoChange)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), size(r.OneChange.MaxRSS), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
 	}
+	if len(r.OneChange.Stages) > 0 {
+		fmt.Fprintf(w, "  %s\n", stages(r.OneChange.Stages))
+	}
+	inputs(w, r.OneChange)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
 	if n := len(r.OneRemoved.Runs); n > 0 {
 		last := r.OneRemoved.Runs[n-1]
@@ -47,6 +53,14 @@ func report(w io.Writer, r *Results) {
 	}
 	fmt.Fprintf(w, "edited record %s; removed record %s\n", r.Edited, r.Removed)
 	fmt.Fprintf(w, "benchmark took %s\n", r.elapsed.Round(time.Second))
+}
+
+// inputs prints what the read stage of a scenario's first run did with the
+// input files, as the build reported it.
+func inputs(w io.Writer, s Summary) {
+	if len(s.Runs) > 0 && s.Runs[0].ReadCache != "" {
+		fmt.Fprintf(w, "  read cache (run 1): %s\n", s.Runs[0].ReadCache)
+	}
 }
 
 // faster words a Hugo/errdocs time ratio.

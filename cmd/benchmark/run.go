@@ -118,3 +118,14 @@ func parseSummary(out string) (written, unchanged int64) {
 	u, _ := strconv.ParseInt(m[2], 10, 64)
 	return w, u
 }
+
+// readCacheLine is the build's account of its input files: the text of
+// the "read cache:" line of --stats, or "".
+func readCacheLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "read cache: "); ok {
+			return rest
+		}
+	}
+	return ""
+}
