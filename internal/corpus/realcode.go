@@ -63,10 +63,23 @@ func (d *Dataset) UseRealCode() error {
 }
 
 // realExcerptFor is the real excerpt record idx of language lang shows:
-// its lines, the raising line's index in them and the first line's number.
+// its lines, the raising line's index in them and the first line's
+// number. It is a 40-line window (fewer at a file's ends) of one of the
+// extracted contexts, placed by idx, that holds the raising line: so
+// records show distinct excerpts, as real records do, rather than a few
+// thousand that the highlight cache would serve again.
 func (d *Dataset) realExcerptFor(lang string, idx int) ([]string, int, int) {
 	pool := d.real[lang]
-	e := pool[splitmix64(uint64(idx)^0x5eed)%uint64(len(pool))]
+	h := splitmix64(uint64(idx) ^ 0x5eed)
+	e := pool[h%uint64(len(pool))]
 	lines := strings.Split(e.Code, "\n")
-	return lines, min(e.Raise, len(lines)-1), e.Start
+	raise := min(e.Raise, len(lines)-1)
+	lo := max(0, raise-(maxExcerptLines-1))
+	hi := max(lo, min(raise, len(lines)-maxExcerptLines))
+	w := lo + int((h>>32)%uint64(hi-lo+1))
+	lines = lines[w:min(len(lines), w+maxExcerptLines)]
+	return lines, raise - w, e.Start + w
 }
+
+// maxExcerptLines is the longest excerpt upstream records hold.
+const maxExcerptLines = 40

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,12 +19,15 @@ func TestRealCode(t *testing.T) {
 	if err := d.UseRealCode(); err != nil {
 		t.Fatal(err)
 	}
-	known := map[string]bool{}
+	// The extracted contexts by their raising line.
+	byRaise := map[string][]string{}
 	for _, pool := range d.real {
 		for _, e := range pool {
-			known[e.Code] = true
+			l := strings.Split(e.Code, "\n")[e.Raise]
+			byRaise[l] = append(byRaise[l], e.Code)
 		}
 	}
+	distinct := map[string]bool{}
 	c := newDatasetChecker()
 	i, withCode, long := 0, 0, 0
 	langs := map[string]bool{}
@@ -38,14 +42,18 @@ func TestRealCode(t *testing.T) {
 		g := gen[i]
 		if r.SourceCode != "" {
 			withCode++
-			if !known[r.SourceCode] {
-				t.Errorf("record %d: excerpt is not one of the real ones:\n%s", i, r.SourceCode)
-			}
+			distinct[r.SourceCode] = true
 			lines := strings.Split(r.SourceCode, "\n")
 			if len(lines) >= 30 {
 				long++
 			}
+			if len(lines) > 40 {
+				t.Errorf("record %d: excerpt of %d lines", i, len(lines))
+			}
 			raise := lines[r.LineNumber-r.SourceCodeStart]
+			if !slices.ContainsFunc(byRaise[raise], func(c string) bool { return strings.Contains(c, r.SourceCode) }) {
+				t.Errorf("record %d: excerpt is not a window of a real one:\n%s", i, r.SourceCode)
+			}
 			if !strings.Contains(raise, "raise") && !strings.Contains(raise, "throw") && !strings.Contains(raise, "panic") &&
 				!strings.Contains(raise, "rror") && !strings.Contains(raise, "bail!") && !strings.Contains(raise, "anyhow!") && !strings.Contains(raise, "Err(") {
 				t.Errorf("record %d: raising line %q is no raise site", i, raise)
@@ -69,6 +77,9 @@ func TestRealCode(t *testing.T) {
 	}
 	if withCode < n*8/10 || long < withCode*8/10 {
 		t.Errorf("%d of %d records have an excerpt, %d of them 30 lines or more: want most, and mostly long", withCode, n, long)
+	}
+	if len(distinct) < withCode*9/10 {
+		t.Errorf("%d distinct excerpts among %d records: want nearly one each, as real records have", len(distinct), withCode)
 	}
 	if len(langs) < 7 {
 		t.Errorf("excerpts in %d file extensions, want the seven languages' at least: %v", len(langs), langs)

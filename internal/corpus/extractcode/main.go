@@ -7,10 +7,13 @@
 //	go run ./internal/corpus/extractcode -out internal/corpus/testdata/realcode.jsonl.gz \
 //	    owner/name=DIR [owner/name=DIR ...]
 //
-// Each excerpt is at most 40 lines: up to 20 before the raising line and
-// the rest after it, cut at the file's ends. Test folders, vendored and
-// generated files are skipped; at most three sites are taken from a file
-// (spread over it) and perRepo from a source tree, so no project dominates.
+// Each excerpt is the raising line with up to 39 lines before and after it
+// (cut at the file's ends), so that a record can show any 40-line window
+// that holds the raising line: records then show distinct excerpts, as
+// real ones do, and the highlight cache does not serve them. Test
+// folders, vendored and generated files are skipped; at most perFile
+// sites are taken from a file (spread over it) and perRepo from a source
+// tree, so no project dominates.
 package main
 
 import (
@@ -35,7 +38,7 @@ type Excerpt struct {
 	Lang  string `json:"lang"`  // corpus language code: py go ts js rs java cpp
 	Start int    `json:"start"` // the excerpt's first line in the file (1-based)
 	Raise int    `json:"raise"` // the raising line's index in the excerpt (0-based)
-	Code  string `json:"code"`  // lines joined by "\n", no final newline
+	Code  string `json:"code"`  // lines joined by "\n", no final newline: up to 79
 }
 
 var langOf = map[string]string{
@@ -54,9 +57,8 @@ var raiseRE = map[string]*regexp.Regexp{
 }
 
 const (
-	maxLines = 40
-	before   = 20
-	perFile  = 3
+	around  = 39 // lines kept before and after the raising line
+	perFile = 10
 )
 
 func main() {
@@ -172,8 +174,8 @@ func fromFile(repo, root, path string) ([]Excerpt, error) {
 	rel, _ := filepath.Rel(root, path)
 	var out []Excerpt
 	for _, s := range sites {
-		first := max(0, s-before)
-		last := min(len(lines), first+maxLines)
+		first := max(0, s-around)
+		last := min(len(lines), s+around+1)
 		code := strings.Join(lines[first:last], "\n")
 		if strings.TrimSpace(code) == "" {
 			continue
