@@ -122,6 +122,10 @@
     return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || t.isContentEditable;
   }
 
+  // swallow: the "/" that moved the focus must not be typed into the box
+  // by a key press sent apart from its keydown (as some keyboards and
+  // automation tools send it).
+  var swallow = false;
   document.addEventListener("keydown", function (ev) {
     var slash = ev.key === "/" && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !editable(ev.target);
     var k = (ev.ctrlKey || ev.metaKey) && !ev.altKey && (ev.key === "k" || ev.key === "K");
@@ -129,9 +133,15 @@
     var box = document.querySelector("[data-search-focus]");
     if (!box) return;
     ev.preventDefault();
+    swallow = slash;
     box.focus();
     if (box.select) box.select();
   });
+  document.addEventListener("keypress", function (ev) {
+    if (swallow && ev.key === "/") ev.preventDefault();
+    swallow = false;
+  }, true);
+  document.addEventListener("keyup", function () { swallow = false; });
 
   // --- the header box ---------------------------------------------------------
 
@@ -206,9 +216,16 @@
     render: render,
     pick: function (item) {
       if (!item) return;
+      leaving = true;
       location.href = item.all ? searchHref(item.q) : recordHref(item.doc && item.doc.url);
     }
   });
+  // Enter on an option opens it; a key press sent apart from its keydown
+  // must not then submit the form as well.
+  var leaving = false;
+  form.addEventListener("submit", function (ev) { if (leaving) ev.preventDefault(); });
+  // A page shown again from the back-forward cache is not leaving.
+  window.addEventListener("pageshow", function () { leaving = false; });
 
   function label(q) {
     q = q.trim();

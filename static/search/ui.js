@@ -39,6 +39,8 @@
   // How many engine searches the no-results help may spend looking for a
   // query with fewer words.
   var DROP_BUDGET = 8;
+  // From this many words on, a query's repeated words are searched once.
+  var LONG_QUERY_WORDS = 32;
 
   // URL parameter, engine filter key, label.
   var FILTERS = [
@@ -287,13 +289,17 @@
     return li;
   }
 
+  // primary is true of a result of the first group: every word (or, for a
+  // paste, most words), or a result without a group (filters alone).
+  function primary(r) { return !r.group || r.group === "all" || r.group === "most"; }
+
   // renderList shows the results: those with every word first, then, under
   // their own heading, those with some of the words (the engine's group).
   function renderList(s, results, exact) {
     var all = el("ol", "results"), some = el("ol", "results results-some");
     results.slice(0, s.shown).forEach(function (r) {
       var li = resultItem(s, r, exact[r.num]);
-      (r.group === "some" || r.group === "fuzzy") && !exact[r.num] ? some.appendChild(li) : all.appendChild(li);
+      primary(r) || exact[r.num] ? all.appendChild(li) : some.appendChild(li);
     });
     var frag = document.createDocumentFragment();
     if (all.firstChild) frag.appendChild(all);
@@ -307,22 +313,34 @@
 
   function renderResults(s, res, exact) {
     renderList(s, res.results, exact);
-    var shown = Math.min(s.shown, res.results.length);
-    var total = Math.max(res.total, res.results.length);
+    var list = res.results.slice(0, s.shown);
+    var shown = list.length;
+    var first = list.filter(primary).length;
+    var total = Math.max(res.total, first);
     var q = quote(s.q);
     clear(helpEl);
     helpEl.hidden = true;
-    if (shown === 0) {
+    if (shown === 0 && res.partial) {
+      // The last word is only begun: some words start with it.
+      statusEl.textContent = "Keep typing: words start with “" + quote(res.partial) + "”.";
+      app.setAttribute("data-state", "empty");
+    } else if (shown === 0) {
       statusEl.textContent = q
         ? "No results for “" + q + "”" + (hasFilters(s) ? " with these filters." : ".")
         : "No records match these filters.";
       app.setAttribute("data-state", "empty");
+    } else if (first === 0) {
+      // Nothing has every word: what is shown has some of them.
+      statusEl.textContent = "No results with every word" + (q ? " of “" + q + "”" : "") + "; " +
+        shown + (shown === 1 ? " has" : " have") + " some of them.";
+      app.setAttribute("data-state", "results");
     } else {
       statusEl.textContent = (res.totalExact ? "" : "At least ") + total +
         (total === 1 ? " result" : " results") +
         (q ? " for “" + q + "”" : "") +
-        (res.fuzzy ? ", including similar words" : "") +
-        (shown < total ? ", showing " + shown + "." : ".");
+        (res.fuzzy && first === shown ? ", including similar words" : "") +
+        (first < total ? ", showing " + first : "") +
+        (shown > first ? "; " + (shown - first) + " more with some of the words." : ".");
       app.setAttribute("data-state", "results");
     }
     moreBtn.hidden = res.results.length <= s.shown && !res.more;
@@ -443,6 +461,21 @@
     return words(s.q).length >= MESSAGE_WORDS;
   }
 
+  // engineText is the text the engine searches: the query itself, but a
+  // long one (a pasted log) without its repeated words, which add work
+  // for every clause and nothing to what is found.
+  function engineText(q) {
+    var ws = words(q);
+    if (ws.length <= LONG_QUERY_WORDS) return q;
+    var seen = Object.create(null);
+    return ws.filter(function (w) {
+      var k = w.toLowerCase();
+      if (seen[k]) return false;
+      seen[k] = true;
+      return true;
+    }).join(" ");
+  }
+
   // engineFilters turns the page's filters into the engine's: a repository
   // value that names no repository stands for every repository whose name
   // contains it ("jax" → google/jax, jax-ml/jax…).
@@ -514,17 +547,18 @@
     return engineReady.then(function () {
       return s.filters.repo.length ? facetsReady : null;
     }).then(function () {
-      return window.ErrdocsSearch.search(s.q, { filters: engineFilters(s), limit: limit, offset: 0, patterns: pasted });
+      return window.ErrdocsSearch.search(engineText(s.q), { filters: engineFilters(s), limit: limit, offset: 0, patterns: pasted,
+        paste: paste && paste.flat === s.q ? raw : undefined });
     }).then(function (r) {
       if (my !== generation) return;
       res = r || { total: 0, results: [] };
       var exact = {};
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
-      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false,
+      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial,
         fuzzy: !!res.fuzzy, results: results, more: byTotal && (res.total || 0) > s.shown }, exact);
       restoreScroll();
-      if (results.length === 0 && s.q.trim()) {
+      if (results.length === 0 && s.q.trim() && !res.partial) {
         return suggestionsFor(s, res).then(function (sug) { if (my === generation) renderHelp(s, sug); });
       }
     }).catch(function (err) {
@@ -635,7 +669,14 @@
     var d = FILTERS[0];
     repoBox = new C(c, list, {
       status: status,
-      pick: function (item) { addFilter(d, item ? item.value : c.value); c.value = ""; repoBox.close(); },
+      pick: function (item) { addFilter(d, item.value); c.value = ""; repoBox.close(); },
+      enter: function (ev) {
+        ev.preventDefault();
+        var v = c.value;
+        c.value = "";
+        repoBox.close();
+        addFilter(d, v);
+      },
       render: function (li, item) { li.textContent = item.value; }
     });
     c.addEventListener("input", function () {
