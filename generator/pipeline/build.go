@@ -56,9 +56,10 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files      int            // files read
-	Cached     int            // record files whose records came from the read cache, unread
-	Hashed     int            // files the manifest check read to hash (the others it knew from the read cache)
+	Files      int // files read
+	Cached     int // record files whose records came from the read cache, unread
+	Hashed     int // files the manifest check read to hash (the others it knew from the read cache)
+	Inputs     InputStats
 	Read       int            // records read
 	Built      int            // record pages built
 	Reused     int            // record pages kept from the previous build unrendered
@@ -324,6 +325,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 		}
 	}
 	rep.Files = len(files)
+	rep.Inputs = rc.inputStats(extras)
 	if extras != nil {
 		rep.Hashed = extras.Hashed
 		ds.builder.AddRepoEntries(extras.Repos)

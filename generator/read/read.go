@@ -27,6 +27,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -68,6 +69,13 @@ type Extras struct {
 	// Hashed counts the files a manifest check read to hash them; a
 	// SumCache spares it the files it knows.
 	Hashed int
+	// Stats counts the stat calls made on the files read or looked up in
+	// a FileCache and on the files a manifest lists (folders walked are
+	// not counted); BytesRead the bytes read from files (record files and
+	// the export's others) and hashed by a manifest check, as on disk
+	// (compressed for a gzipped file). A rebuild's report shows them.
+	Stats     int64
+	BytesRead int64
 }
 
 // FileError is a problem with a file or with one entry of it. Line and
@@ -191,6 +199,7 @@ func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) 
 	if err := r.readRecords(plan.records, each); err != nil {
 		r.problems = append(r.problems, err)
 	}
+	r.extras.Stats, r.extras.BytesRead = r.stats.Load(), r.bytesRead.Load()
 	return r.extras, r.problems
 }
 
@@ -199,12 +208,15 @@ type reader struct {
 	extras   *Extras
 	problems []error
 	verified map[string]FileID // files a manifest check hashed, by path
+
+	stats, bytesRead atomic.Int64 // for Extras
 }
 
 // identify returns the identity of the file at path, with its sha256 when
 // a manifest check hashed it and it has not changed since.
 func (r *reader) identify(path string) (FileID, error) {
 	stated := time.Now()
+	r.stats.Add(1)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return FileID{}, err
@@ -361,6 +373,7 @@ func (r *reader) load(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	var size int64
+	r.stats.Add(1)
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
@@ -369,7 +382,9 @@ func (r *reader) load(path string) ([]byte, error) {
 	}
 	// Size the buffer up front: one allocation for the common case.
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(f); err != nil {
+	_, err = buf.ReadFrom(f)
+	r.bytesRead.Add(int64(buf.Len()))
+	if err != nil {
 		return nil, wholeFile(path, unwrapPathError(err))
 	}
 	data := buf.Bytes()
