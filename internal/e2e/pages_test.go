@@ -187,6 +187,7 @@ func TestRecordPage(t *testing.T) {
 	t.Run("theme", func(t *testing.T) { checkTheme(t, ctx, file) })
 	t.Run("print", func(t *testing.T) { checkPrint(t, ctx, file) })
 	t.Run("phone", func(t *testing.T) { checkPhone(t, ctx, file, rec) })
+	t.Run("home", func(t *testing.T) { checkHome(t, ctx, site, len(recs)) })
 	t.Run("weight", func(t *testing.T) { checkWeight(t, site) })
 	t.Run("screenshots", func(t *testing.T) { screenshots(t, ctx, site, rec) })
 }
@@ -468,6 +469,42 @@ func checkPhone(t *testing.T, ctx context.Context, file string, rec record.Recor
 	}
 	if w := browsertest.Eval[float64](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("on a phone the page is %.0f px wide: it scrolls sideways", w)
+	}
+}
+
+// checkHome: the home page says what the site is in one sentence (also
+// its meta description, from the dataset's numbers without a description
+// setting) and has the paste-an-error box in the first screen, on a
+// desktop and on a phone; a pasted error submitted there is searched.
+func checkHome(t *testing.T, ctx context.Context, site string, records int) {
+	home := "file://" + filepath.ToSlash(site) + "/index.html"
+	for _, size := range []struct{ w, h int64 }{{1280, 900}, {390, 844}} {
+		setViewport(t, ctx, size.w, size.h)
+		browsertest.Navigate(t, ctx, home)
+		got := browsertest.Eval[[]string](t, ctx, `[(document.querySelector("main .intro")||{}).textContent||"",
+			(document.querySelector('meta[name=description]')||{}).content||"",
+			String(document.getElementById("home-q").getBoundingClientRect().bottom),
+			String(document.querySelector("form.paste button").getBoundingClientRect().bottom)]`)
+		if got[0] == "" || got[0] != got[1] || !strings.Contains(got[0], fmt.Sprintf("%d errors", records)) {
+			t.Errorf("home intro %q, meta description %q: want one sentence naming the %d errors", got[0], got[1], records)
+		}
+		for _, v := range got[2:] {
+			var y float64
+			fmt.Sscan(v, &y)
+			if y <= 0 || y > float64(size.h) {
+				t.Errorf("at %dx%d the paste box ends at %s px, outside the first screen", size.w, size.h, v)
+			}
+		}
+	}
+	setViewport(t, ctx, 1280, 900)
+	msg := "ValueError: invalid literal for int() with base 10"
+	if err := chromedp.Do(browsertest.Timeout(t, ctx, 10*time.Second), chromedp.SendKeys(chromedp.CSS(`#home-q`), msg)); err != nil {
+		t.Fatal(err)
+	}
+	href := clickTo(t, ctx, `form.paste button`, "home → paste search")
+	u, err := url.Parse(href)
+	if err != nil || !strings.HasSuffix(u.Path, "/search/index.html") || u.Query().Get("q") != msg {
+		t.Errorf("the paste box opened %s, want search/index.html?q=<the error>", href)
 	}
 }
 
