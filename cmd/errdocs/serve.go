@@ -82,6 +82,13 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(c.Paths) == 0 {
 		c.Paths = []string{"content"}
 	}
+	// The output and the cache are held for as long as the preview runs:
+	// it rebuilds into them whenever the records change.
+	release, err := lockSite(c, describe("serve", c))
+	if err != nil {
+		return err
+	}
+	defer release()
 	rebuild := func() {
 		start := time.Now()
 		rep, err := pipeline.Build(ctx, c)

@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -572,7 +573,12 @@ func (s *Site) publishInPlace(removed []string) error {
 	for rel := range s.staged {
 		staged = append(staged, rel)
 	}
-	slices.Sort(staged)
+	slices.SortFunc(staged, func(a, b string) int {
+		if c := publishRank(a) - publishRank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	for _, rel := range staged {
 		enc.Encode(journalStep{"put", rel})
 	}
@@ -609,6 +615,46 @@ func (s *Site) publishInPlace(removed []string) error {
 	return RollForward(s.out)
 }
 
+// publishRank orders the files of an in-place publication so that a
+// reader's view stays whole at every step: files named by their content
+// first (hashed assets, the search index's chunks), which nothing of the
+// old site names; then pages, which may name the new assets; last the
+// fixed entry points that name the rest (search/manifest.js, the sitemaps,
+// the feed), so none ever names a file not yet in place.
+func publishRank(rel string) int {
+	switch {
+	case entryPoint(rel):
+		return 2
+	case strings.HasPrefix(rel, "static/"),
+		strings.HasPrefix(rel, "search/") && !strings.HasSuffix(rel, ".html"):
+		return 0
+	default:
+		return 1
+	}
+}
+
+// entryPoint reports whether rel is a file at a fixed name that names
+// other files of the site.
+func entryPoint(rel string) bool {
+	switch rel {
+	case "search/manifest.js", "sitemap.xml", "feed.xml", "robots.txt", "opensearch.xml":
+		return true
+	}
+	return strings.HasPrefix(rel, "sitemaps/")
+}
+
+// killAtStep, from ERRDOCS_TEST_KILL_AT_STEP, kills the process (SIGKILL,
+// as kill -9 would) before the given step of a roll forward: the test of a
+// publication killed at every step uses it. Unset, it is -1 and never
+// fires.
+var killAtStep = func() int {
+	n, err := strconv.Atoi(os.Getenv("ERRDOCS_TEST_KILL_AT_STEP"))
+	if err != nil {
+		return -1
+	}
+	return n
+}()
+
 // RollForward completes a publication whose journal is beside out, if any.
 // Each step can be done again safely, so a roll forward that is itself
 // killed is completed by the next one.
@@ -631,7 +677,10 @@ func RollForward(out string) error {
 	}
 	stage := filepath.Join(filepath.Dir(out), head.Stage)
 	dirs := map[string]bool{}
-	for sc.Scan() {
+	for step := 0; sc.Scan(); step++ {
+		if step == killAtStep {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
 		var st journalStep
 		if err := json.Unmarshal(sc.Bytes(), &st); err != nil || (CheckPath(st.Rel) != nil && st.Rel != Marker) {
 			return fmt.Errorf("publish: bad journal line in %s", jp)

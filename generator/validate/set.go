@@ -1,11 +1,14 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
@@ -104,12 +107,13 @@ type Reject struct {
 //
 //	FILE: record INDEX (id ID): FIELD: RULE
 //
-// ID is "?" when the record's id is not a valid id: it is untrusted text
-// that would otherwise go to a terminal as it is.
+// An id that is not a valid id is untrusted text that would otherwise go
+// to a terminal as it is: it is shown quoted, escaped and shortened
+// ("?" when the record has none).
 func (r Reject) Error() string {
 	id := r.ID
 	if !check.ID(id) {
-		id = "?"
+		id = shownID(id)
 	}
 	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "
 	if len(r.Problems) == 0 {
@@ -126,4 +130,52 @@ func (r Reject) Error() string {
 		b.WriteString(p.Rule)
 	}
 	return b.String()
+}
+
+// FileRejected is the rejects-file line of a file that gave no record, or
+// of an entry of a side file: a Reject with the file's place (index -1 for
+// the whole file), the problem as its one rule, and no record.
+func FileRejected(err error) Reject {
+	var fe *read.FileError
+	if !errors.As(err, &fe) {
+		return Reject{Source: read.Source{Index: -1}, Problems: []Problem{{Field: "(file)", Rule: err.Error()}}}
+	}
+	return Reject{
+		Source:   read.Source{File: fe.File, Index: fe.Index, Line: fe.Line},
+		Problems: []Problem{{Field: "(file)", Rule: fe.Err.Error()}},
+	}
+}
+
+// shownID is an invalid id as a report shows it: "?" when there is none,
+// else quoted with Go's escapes (no control character or invalid UTF-8
+// reaches the terminal) and cut to 40 characters.
+func shownID(id string) string {
+	if id == "" {
+		return "?"
+	}
+	const most = 40
+	if r := []rune(id); len(r) > most {
+		return strconv.Quote(string(r[:most])) + "…"
+	}
+	return strconv.Quote(id)
+}
+
+// MarshalJSON writes the reject as one line of the rejects file, valid
+// JSON whatever the record's bytes: invalid UTF-8 in the record is
+// replaced (U+FFFD), and a record over MaxRecordSize is left out (its
+// size is given instead), as a 200 MB line helps no one.
+func (r Reject) MarshalJSON() ([]byte, error) {
+	type plain Reject
+	out := struct {
+		plain
+		ID   string `json:"id"`
+		Size int    `json:"recordBytes,omitempty"`
+	}{plain: plain(r), ID: strings.ToValidUTF8(r.ID, "\uFFFD")}
+	switch {
+	case len(r.Raw) > MaxRecordSize:
+		out.Raw, out.Size = nil, len(r.Raw)
+	case len(r.Raw) > 0 && !utf8.Valid(r.Raw):
+		out.Raw = bytes.ToValidUTF8(r.Raw, []byte("\uFFFD"))
+	}
+	return json.Marshal(out)
 }
