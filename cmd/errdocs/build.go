@@ -58,6 +58,12 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 		Paths: paths, Out: f.out, CacheDir: f.cache, Templates: tmpl, Static: static,
 		Strict: f.strict, RejectsFile: f.rejects,
 		Title: f.site.title, Description: f.site.description, BaseURL: f.site.baseURL, PerPage: f.site.perPage,
+		ReportURL: f.site.reportURL,
+		// Without a base URL the site is opened from disk or put on a host
+		// at an unknown place: links name index.html, since a browser shows
+		// a folder opened from disk as a listing. A hosted site (with a
+		// base URL) keeps pretty folder links.
+		IndexFile: f.site.baseURL == "",
 	}
 	c.Problem = func(msg string) {
 		for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {

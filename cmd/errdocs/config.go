@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/errdocs/errdocs/generator/render"
 )
 
 // fileConfig is errdocs.toml: site settings that rarely change between
@@ -18,6 +20,7 @@ type fileConfig struct {
 	Description string `toml:"description"`
 	BaseURL     string `toml:"baseURL"`
 	PerPage     int    `toml:"perPage"`
+	ReportURL   string `toml:"reportURL"`
 }
 
 // loadConfig reads the config file: the one named, or errdocs.toml in the
@@ -45,15 +48,17 @@ func loadConfig(path string, named bool) (fileConfig, error) {
 type siteSettings struct {
 	config                      string
 	title, description, baseURL string
+	reportURL                   string
 	perPage                     int
 }
 
 func (s *siteSettings) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.config, "config", "errdocs.toml", "site config `file` (TOML: title, description, baseURL, perPage)")
+	fs.StringVar(&s.config, "config", "errdocs.toml", "site config `file` (TOML: title, description, baseURL, perPage, reportURL)")
 	fs.StringVar(&s.title, "title", "", "site title (default from the config file, else \"errdocs\")")
 	fs.StringVar(&s.description, "description", "", "site description")
 	fs.StringVar(&s.baseURL, "base-url", "", "absolute `URL` the site is published at, for canonical links, sitemaps and the feed")
 	fs.IntVar(&s.perPage, "per-page", 0, "entries per listing page (default 100)")
+	fs.StringVar(&s.reportURL, "report-url", "", "`URL` template of the \"Report a problem with this page\" link on record pages; {id}, {repo}, {url} and {title} are replaced, URL-encoded (default: no link)")
 }
 
 // resolve merges the config file under the flags that were set.
@@ -75,6 +80,12 @@ func (s *siteSettings) resolve(fs *flag.FlagSet) error {
 	}
 	if !set["per-page"] {
 		s.perPage = c.PerPage
+	}
+	if !set["report-url"] {
+		s.reportURL = c.ReportURL
+	}
+	if err := render.CheckReportURL(s.reportURL); err != nil {
+		return errUsage{err.Error()}
 	}
 	if s.perPage < 0 {
 		return errUsage{"--per-page must be positive"}

@@ -79,6 +79,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// absolute) would load its style from and link to the hosted site, and
 	// canonical links would leave the preview. hugo server does the same.
 	c.BaseURL = base
+	c.IndexFile = false // served over HTTP: folder links work
 	if len(c.Paths) == 0 {
 		c.Paths = []string{"content"}
 	}

@@ -74,7 +74,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 			st.Unchanged++
 			continue
 		}
-		doc, dd := buildDoc(r)
+		doc, dd := BuildDoc(r)
 		if err := batch.Index(r.ID, doc); err != nil {
 			return st, fmt.Errorf("index: record %s: %w", r.ID, err)
 		}

@@ -55,18 +55,9 @@ func TestApplyEqualsSync(t *testing.T) {
 		t.Fatalf("Apply gave %d records (%d docs), Sync %d (%d)", a.Len(), a.DocCount(), b.Len(), b.DocCount())
 	}
 	for _, q := range []string{"timeouts", "connection", "refused"} {
-		ha, _, err := a.Search(q, QueryOptions{}, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hb, _, _ := b.Search(q, QueryOptions{}, 10)
-		if len(ha) != len(hb) {
-			t.Fatalf("%q: Apply index finds %d, Sync index %d", q, len(ha), len(hb))
-		}
-		for k := range ha {
-			if ha[k].ID != hb[k].ID {
-				t.Errorf("%q: hit %d is %s after Apply, %s after Sync", q, k, ha[k].ID, hb[k].ID)
-			}
+		ha, hb := match(t, a, q, 10), match(t, b, q, 10)
+		if len(ha) == 0 || !slices.Equal(ha, hb) {
+			t.Errorf("%q: the Apply index finds %v, the Sync index %v", q, ha, hb)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // DocData is what the export writes for one record: what a result shows,
@@ -41,10 +41,10 @@ const snippetRunes = 160
 // titleRunes bounds the title; messages are usually short, but untrusted.
 const titleRunes = 300
 
-// buildDoc derives the bleve document, the doc data and the content hash of
+// BuildDoc derives the bleve document, the doc data and the content hash of
 // one record. The hash covers everything that reaches the index or the
 // export, plus the mapping version.
-func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
+func BuildDoc(r *record.Record) (map[string]interface{}, DocData) {
 	doc := map[string]interface{}{
 		"errorMessage":  r.ErrorMessage,
 		"documentation": r.Documentation,
@@ -87,7 +87,7 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 		doc[FilterFieldPrefix+"family"] = r.BackgroundTag
 	}
 	sk := SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt)
-	doc[sortKeyField] = sk
+	doc[SortKeyField] = sk
 
 	dd := DocData{
 		ID:         r.ID,
@@ -110,7 +110,7 @@ func buildDoc(r *record.Record) (map[string]interface{}, DocData) {
 // recordHash is the content hash of a record for this mapping version.
 func recordHash(r *record.Record) [16]byte {
 	h := sha256.New()
-	h.Write([]byte(mappingVersion))
+	h.Write([]byte(MappingVersion))
 	h.Write([]byte{0})
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -137,13 +137,11 @@ func encodeDocData(d DocData) []byte {
 	}
 	b := make([]byte, 0, n)
 	for _, f := range fields {
-		b = binary.AppendUvarint(b, uint64(len(f)))
-		b = append(b, f...)
+		b = cachefile.AppendString(b, f)
 	}
 	b = binary.AppendUvarint(b, uint64(len(d.Tags)))
 	for _, t := range d.Tags {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
+		b = cachefile.AppendString(b, t)
 	}
 	return b
 }
@@ -160,36 +158,15 @@ func uvarintLen(v uint64) int {
 // decodeDocData reverses encodeDocData.
 func decodeDocData(b []byte) (DocData, error) {
 	var d DocData
-	next := func() (string, error) {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || n > uint64(len(b)-w) {
-			return "", errors.New("truncated doc data")
-		}
-		s := string(b[w : w+int(n)])
-		b = b[w+int(n):]
-		return s, nil
-	}
+	r := cachefile.NewReader(b)
 	for _, f := range []*string{&d.ID, &d.Title, &d.URL, &d.Repo, &d.Severity, &d.ErrorType, &d.Language, &d.ErrorClass, &d.ErrorCode, &d.Snippet, &d.Pattern} {
-		s, err := next()
-		if err != nil {
-			return d, err
-		}
-		*f = s
+		*f = r.String()
 	}
-	n, w := binary.Uvarint(b)
-	if w <= 0 || n > uint64(len(b)) {
-		return d, errors.New("truncated doc data")
+	for n := r.Count(); n > 0 && r.Err() == nil; n-- {
+		d.Tags = append(d.Tags, r.String())
 	}
-	b = b[w:]
-	for i := uint64(0); i < n; i++ {
-		s, err := next()
-		if err != nil {
-			return d, err
-		}
-		d.Tags = append(d.Tags, s)
-	}
-	if len(b) != 0 {
-		return d, errors.New("trailing bytes in doc data")
+	if err := r.Done(); err != nil {
+		return d, fmt.Errorf("doc data: %w", err)
 	}
 	return d, nil
 }

@@ -27,17 +27,16 @@ type Index struct {
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
 
-	// For an incremental export (incremental.go): the records indexed when
+	// For an incremental export (changes.go): the records indexed when
 	// the index was opened (sideKey), the terms of each record indexed
 	// since (nil once too many to track), whether any record was added or
-	// deleted since, and what the last Export leaves for the next.
+	// deleted since.
 	openKey [32]byte
 	touched map[string][][]string
-	// touchedFilters holds the filter values (docFilterSum) of the
+	// touchedFilters holds the filter values (DocFilterSum) of the
 	// records in touched.
 	touchedFilters map[string]uint64
 	restructured   bool
-	pending        *exportState
 }
 
 // sideFile is the side store (side.go); dirtyFile exists while a Sync is
@@ -64,7 +63,7 @@ func Open(dir string) (*Index, error) {
 	ix := &Index{dir: dir, side: map[string]sideEntry{}}
 	ver, _ := os.ReadFile(filepath.Join(dir, verFile))
 	_, dirtyErr := os.Stat(filepath.Join(dir, dirtyFile))
-	trusted := string(ver) == mappingVersion && errors.Is(dirtyErr, os.ErrNotExist)
+	trusted := string(ver) == MappingVersion && errors.Is(dirtyErr, os.ErrNotExist)
 	if trusted {
 		if err := ix.readSide(); err != nil {
 			trusted = false
@@ -97,7 +96,7 @@ func Open(dir string) (*Index, error) {
 		return nil, fmt.Errorf("index: create %s: %w", bpath, err)
 	}
 	ix.bleve = b
-	if err := os.WriteFile(filepath.Join(dir, verFile), []byte(mappingVersion), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, verFile), []byte(MappingVersion), 0o644); err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -119,6 +118,27 @@ func (ix *Index) Bleve() bleve.Index { return ix.bleve }
 
 // DocCount is the number of indexed records.
 func (ix *Index) DocCount() int { return len(ix.side) }
+
+// Dir is the index's cache folder; the export keeps its own state there.
+func (ix *Index) Dir() string { return ix.dir }
+
+// RecordsKey fingerprints the records indexed now.
+func (ix *Index) RecordsKey() [32]byte { return ix.sideKey() }
+
+// SortKeyOf returns the sort key of an indexed record.
+func (ix *Index) SortKeyOf(id string) (string, bool) {
+	e, ok := ix.side[id]
+	return e.SortKey, ok
+}
+
+// DocData returns what a result list shows of an indexed record.
+func (ix *Index) DocData(id string) (DocData, error) {
+	d, err := ix.side[id].data()
+	if err != nil {
+		err = fmt.Errorf("index: side store entry of %s: %w; delete the cache", id, err)
+	}
+	return d, err
+}
 
 // SyncStats counts what a Sync did.
 type SyncStats struct {

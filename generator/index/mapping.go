@@ -1,11 +1,8 @@
-// Package index keeps the bleve index of the error records in a cache folder,
-// updates it incrementally, and exports it as static files that the browser
-// client (static/search/engine.js) searches with bleve's own scoring.
-//
-// The export is read back from the bleve index (term dictionaries, postings
-// with frequencies and norms), so what bleve indexed is exactly what the
-// browser searches. See FORMAT.md in this folder for the file format and the
-// query structure the client mirrors.
+// Package index keeps the bleve index of the error records in a cache folder
+// and updates it incrementally: the mapping (the analyzers the browser
+// mirrors), Apply and Sync, and a side store of each record's content hash
+// and result-list data. Package export (generator/index/export) reads it
+// back into the static files the browser client searches.
 package index
 
 import (
@@ -70,14 +67,14 @@ var FilterFields = []string{"repo", "severity", "errorType", "tag", "language", 
 // FilterFieldPrefix prefixes the bleve names of the filter fields.
 const FilterFieldPrefix = "f_"
 
-// sortKeyField holds SortKey (family, class, message shape, then newest
+// SortKeyField holds SortKey (family, class, message shape, then newest
 // analyzedAt first); it is the tie-break order of scored results and the
 // order of filter-only ones.
-const sortKeyField = "sortKey"
+const SortKeyField = "sortKey"
 
-// mappingVersion changes whenever the mapping or the document derivation
+// MappingVersion changes whenever the mapping or the document derivation
 // changes, so that an old cache is rebuilt rather than trusted.
-const mappingVersion = "errdocs-index-8"
+const MappingVersion = "errdocs-index-8"
 
 // NewMapping returns the explicit index mapping.
 func NewMapping() (*mapping.IndexMappingImpl, error) {
@@ -130,9 +127,19 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	sk.IncludeTermVectors = false
 	sk.IncludeInAll = false
 	sk.DocValues = true // sorted on by the Go parity queries
-	dm.AddFieldMappingsAt(sortKeyField, sk)
+	dm.AddFieldMappingsAt(SortKeyField, sk)
 
 	im.DefaultMapping = dm
 	im.DefaultAnalyzer = AnalyzerEN
 	return im, nil
 }
+
+// MinPrefixRunes is the shortest last word that gets a prefix clause (in
+// the client, and in the Go twin of its queries the tests hold): a
+// shorter prefix expands to too many terms for the client to load cheaply.
+const MinPrefixRunes = 3
+
+// FuzzyPrefix is the number of leading bytes a fuzzy candidate must share
+// with the query term (bleve's FuzzyQuery prefix). It restricts candidates
+// to a dictionary range the client loads in one or two shards.
+const FuzzyPrefix = 2

@@ -2,16 +2,15 @@ package index
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sort"
 	"unsafe"
+
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // The side store keeps, for each indexed record, its content hash and its
@@ -23,11 +22,9 @@ import (
 // its changes (in segments of at most sideChunk entries), or rewrites the
 // file compacted when the dead entries outnumber the live ones.
 //
-// Each segment is framed as
-//
-//	uvarint(len(body)) body crc32c(body)
-//
-// and its body is a 16-byte generation, then entries:
+// The file is a log of internal/cachefile: its header, then the segments,
+// each an entry (uvarint(len(body)) body crc32c(body)). A segment's body
+// is a 16-byte generation, then entries:
 //
 //	put:    1 uvarint(len(id)) id hash[16] uvarint(len(sortKey)) sortKey uvarint(len(blob)) blob
 //	delete: 2 uvarint(len(id)) id
@@ -70,9 +67,10 @@ type sideLog struct {
 	changed    map[string]bool // ids put or deleted since the file was written
 }
 
-const sideMagic = "errdocs side store 1\n"
-
-var sideCRC = crc32.MakeTable(crc32.Castagnoli)
+const (
+	sideKind    = "side store"
+	sideVersion = 2
+)
 
 var errSideCorrupt = errors.New("side store: corrupt")
 
@@ -85,21 +83,16 @@ func (ix *Index) readSide() error {
 		}
 		return err
 	}
-	if !bytes.HasPrefix(data, []byte(sideMagic)) {
+	rest, err := cachefile.Header(data, sideKind, sideVersion)
+	if err != nil {
 		return errSideCorrupt
 	}
-	b := data[len(sideMagic):]
-	for len(b) > 0 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) || uint64(len(b)-k)-n < 4 {
+	r := cachefile.NewReader(rest)
+	for r.Len() > 0 {
+		body := r.Entry()
+		if r.Err() != nil {
 			return errSideCorrupt
 		}
-		body := b[k : k+int(n)]
-		b = b[k+int(n):]
-		if crc32.Checksum(body, sideCRC) != binary.LittleEndian.Uint32(b) {
-			return errSideCorrupt
-		}
-		b = b[4:]
 		if err := ix.replay(body); err != nil {
 			return err
 		}
@@ -112,35 +105,18 @@ func (ix *Index) replay(body []byte) error {
 	if len(body) < 16 {
 		return errSideCorrupt
 	}
-	copy(ix.log.generation[:], body)
-	body = body[16:]
-	field := func() []byte {
-		n, k := binary.Uvarint(body)
-		if k <= 0 || n > uint64(len(body)-k) {
-			return nil
-		}
-		v := body[k : k+int(n) : k+int(n)]
-		body = body[k+int(n):]
-		return v
-	}
-	for len(body) > 0 {
-		op := body[0]
-		body = body[1:]
-		id := field()
-		if id == nil {
-			return errSideCorrupt
-		}
+	r := cachefile.NewReader(body)
+	copy(ix.log.generation[:], r.Next(16))
+	for r.Len() > 0 {
+		op := r.Byte()
+		id := r.Bytes()
 		ix.log.entries++
 		switch op {
 		case 1:
-			if len(body) < 16 {
-				return errSideCorrupt
-			}
 			var e sideEntry
-			copy(e.Hash[:], body)
-			body = body[16:]
-			sk, blob := field(), field()
-			if sk == nil || blob == nil {
+			copy(e.Hash[:], r.Next(16))
+			sk, blob := r.Bytes(), r.Bytes()
+			if r.Err() != nil {
 				return errSideCorrupt
 			}
 			// The blob keeps the file's buffer alive; it is a slice of it,
@@ -150,10 +126,16 @@ func (ix *Index) replay(body []byte) error {
 			e.SortKey, e.Blob = unsafe.String(unsafe.SliceData(sk), len(sk)), blob
 			ix.side[string(id)] = e
 		case 2:
+			if r.Err() != nil {
+				return errSideCorrupt
+			}
 			delete(ix.side, string(id))
 		default:
 			return errSideCorrupt
 		}
+	}
+	if r.Err() != nil {
+		return errSideCorrupt
 	}
 	return nil
 }
@@ -211,29 +193,28 @@ func (ix *Index) writeSide() error {
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		bw.WriteString(sideMagic)
+		bw.Write(cachefile.Begin(nil, sideKind, sideVersion))
 	}
 	// Segments of at most sideChunk entries, each with the new generation:
 	// a cold build's half a million entries are not put in one buffer.
-	var body []byte
+	var body, frame []byte
 	for lo := 0; lo < len(ids); lo += sideChunk {
 		body = append(body[:0], ix.log.generation[:]...)
 		for _, id := range ids[lo:min(lo+sideChunk, len(ids))] {
 			e, ok := ix.side[id]
 			if !ok {
 				body = append(body, 2)
-				body = appendBytes(body, []byte(id))
+				body = cachefile.AppendString(body, id)
 				continue
 			}
 			body = append(body, 1)
-			body = appendBytes(body, []byte(id))
+			body = cachefile.AppendString(body, id)
 			body = append(body, e.Hash[:]...)
-			body = appendBytes(body, []byte(e.SortKey))
-			body = appendBytes(body, e.Blob)
+			body = cachefile.AppendString(body, e.SortKey)
+			body = cachefile.AppendBytes(body, e.Blob)
 		}
-		bw.Write(binary.AppendUvarint(nil, uint64(len(body))))
-		bw.Write(body)
-		bw.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, sideCRC)))
+		frame = cachefile.AppendEntry(frame[:0], body)
+		bw.Write(frame)
 	}
 	err = bw.Flush()
 	if cerr := f.Close(); err == nil {
@@ -252,11 +233,6 @@ func (ix *Index) writeSide() error {
 	}
 	ix.log.changed = nil
 	return nil
-}
-
-func appendBytes(b, v []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(v)))
-	return append(b, v...)
 }
 
 // sideKey names the records the index holds: the side store's generation,

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -148,9 +149,8 @@ func TestSmallSyncsMergeSmallSegments(t *testing.T) {
 	if segs > 2 {
 		t.Errorf("after seven one-record rebuilds: %d segments, want at most 2", segs)
 	}
-	hits, _, err := ix.Search("xyzzymarker", QueryOptions{}, 10)
-	if err != nil || len(hits) != 7 {
-		t.Errorf("the seven edits: %d hits (%v)", len(hits), err)
+	if hits := match(t, ix, "xyzzymarker", 10); len(hits) != 7 {
+		t.Errorf("the seven edits: %d hits, want 7", len(hits))
 	}
 }
 
@@ -171,4 +171,37 @@ func segments(t *testing.T, ix *Index) int {
 		t.Fatalf("not a scorch snapshot: %T", r)
 	}
 	return len(snap.Segments())
+}
+
+// The side store's doc data survives its compact encoding, and a
+// damaged blob is an error, not a panic or a silent loss.
+func TestDocDataEncoding(t *testing.T) {
+	for _, d := range []DocData{
+		{},
+		{ID: "a", Title: "t\x00ü", URL: "x/y/", Repo: "o/r", Severity: "high", ErrorType: "runtime", Language: "go",
+			Tags: []string{"", "net", "tls"}, ErrorClass: "E", ErrorCode: "C1", Snippet: "s", Pattern: "^(a+)+$"},
+	} {
+		b := encodeDocData(d)
+		got, err := decodeDocData(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Tags) == 0 {
+			got.Tags = nil
+		}
+		if len(d.Tags) == 0 {
+			d.Tags = nil
+		}
+		if !reflect.DeepEqual(got, d) {
+			t.Fatalf("round trip: got %+v, want %+v", got, d)
+		}
+		for cut := 0; cut < len(b); cut++ {
+			if _, err := decodeDocData(b[:cut]); err == nil {
+				t.Fatalf("a blob cut at %d of %d decoded without error", cut, len(b))
+			}
+		}
+		if _, err := decodeDocData(append(slices.Clone(b), 0)); err == nil {
+			t.Fatal("trailing byte accepted")
+		}
+	}
 }

@@ -40,8 +40,9 @@ type Config struct {
 	Description string
 	BaseURL     string
 	PerPage     int
-	IndexFile   bool // offline bundle: links name index.html
-	Workers     int  // default: the number of cores
+	ReportURL   string // record pages' "Report a problem" link template; "" for none
+	IndexFile   bool   // links name index.html (opened from disk)
+	Workers     int    // default: the number of cores
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +15,7 @@ import (
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/validate"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // The read cache spares a rebuild the first pass over input files that did
@@ -46,7 +47,16 @@ import (
 // racyMargin is how recently changed a file may be and still be cached.
 var racyMargin = 2 * time.Second
 
-const readCacheMagic = "errdocs read cache 1\n"
+// The read cache's files (internal/cachefile): an entry per record file,
+// the manifest check's sums, the model's related records.
+const (
+	readCacheKind    = "read"
+	readCacheVersion = 2
+	sumsKind         = "manifest sums"
+	sumsVersion      = 2
+	relatedKind      = "related"
+	relatedVersion   = 2
+)
 
 // readCache is the read cache of one build.
 type readCache struct {
@@ -101,7 +111,7 @@ func (rc *readCache) entryPath(path string) string {
 		abs = path
 	}
 	h := sha256.Sum256([]byte(abs))
-	return filepath.Join(rc.dir, hexKey(h[:12]))
+	return filepath.Join(rc.dir, hex.EncodeToString(h[:12]))
 }
 
 // racy reports a file changed too recently to be cached.
@@ -124,8 +134,6 @@ func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
 	return read.Cached{}, false
 }
 
-const sumsMagic = "errdocs manifest sums 1\n"
-
 func (rc *readCache) sumsPath() string { return filepath.Join(rc.dir, "sums") }
 
 // loadSums reads the sums file: for each file, the identity and sha256 a
@@ -133,32 +141,28 @@ func (rc *readCache) sumsPath() string { return filepath.Join(rc.dir, "sums") }
 func (rc *readCache) loadSums() {
 	rc.sums = map[string]read.FileID{}
 	data, err := os.ReadFile(rc.sumsPath())
-	if err != nil || len(data) < 4 {
+	if err != nil {
 		return
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	body, err := cachefile.Open(data, sumsKind, sumsVersion)
+	if err != nil {
 		return
 	}
-	head := append([]byte(sumsMagic), rc.bin[:]...)
-	if len(body) < len(head) || string(body[:len(head)]) != string(head) {
+	r := cachefile.NewReader(body)
+	if !r.Expect(rc.bin[:]) {
 		return
 	}
-	rc.sumsRaw = data
-	for b := body[len(head):]; len(b) > 0; {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) || len(b)-k-int(n) < 5*8+32 {
-			rc.sums = map[string]read.FileID{}
-			return
-		}
-		id := read.FileID{Path: string(b[k : k+int(n)]), Verified: true}
-		b = b[k+int(n):]
-		v := func() uint64 { x := binary.LittleEndian.Uint64(b); b = b[8:]; return x }
-		id.Dev, id.Ino, id.Size, id.ModTime, id.ChangeTime = v(), v(), int64(v()), int64(v()), int64(v())
-		copy(id.SHA256[:], b)
-		b = b[32:]
-		rc.sums[id.Path] = id
+	sums := map[string]read.FileID{}
+	for r.Len() > 0 {
+		id := read.FileID{Path: r.String(), Verified: true}
+		id.Dev, id.Ino, id.Size, id.ModTime, id.ChangeTime = r.Uint64(), r.Uint64(), int64(r.Uint64()), int64(r.Uint64()), int64(r.Uint64())
+		copy(id.SHA256[:], r.Next(32))
+		sums[id.Path] = id
 	}
+	if r.Done() != nil {
+		return
+	}
+	rc.sums, rc.sumsRaw = sums, data
 }
 
 // Sum implements read.SumCache.
@@ -198,28 +202,26 @@ func (rc *readCache) saveSums() error {
 		}
 		return os.Remove(rc.sumsPath())
 	}
-	b := append([]byte(sumsMagic), rc.bin[:]...)
+	b := append(cachefile.Begin(nil, sumsKind, sumsVersion), rc.bin[:]...)
 	for _, p := range paths {
 		id := rc.verified[p]
-		b = binary.AppendUvarint(b, uint64(len(p)))
-		b = append(b, p...)
+		b = cachefile.AppendString(b, p)
 		for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
 			b = binary.LittleEndian.AppendUint64(b, v)
 		}
 		b = append(b, id.SHA256[:]...)
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	b = cachefile.Seal(b)
 	if bytes.Equal(b, rc.sumsRaw) {
 		return nil
 	}
-	return writeAtomic(rc.sumsPath(), b)
+	return cachefile.WriteFile(rc.sumsPath(), b)
 }
 
-// header is the identity an entry was made for.
-func (rc *readCache) header(id read.FileID) []byte {
-	b := append([]byte(readCacheMagic), rc.bin[:]...)
-	b = binary.AppendUvarint(b, uint64(len(id.Path)))
-	b = append(b, id.Path...)
+// header is the identity an entry was made for, appended to b.
+func (rc *readCache) header(b []byte, id read.FileID) []byte {
+	b = append(b, rc.bin[:]...)
+	b = cachefile.AppendString(b, id.Path)
 	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
 		b = binary.LittleEndian.AppendUint64(b, v)
 	}
@@ -232,91 +234,56 @@ func (rc *readCache) header(id read.FileID) []byte {
 	return b
 }
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
 // load reads the entry of a file, if it has one made for this identity.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
-	data, err := os.ReadFile(rc.entryPath(id.Path))
-	if err != nil || len(data) < 4 {
+	body, err := cachefile.ReadFile(rc.entryPath(id.Path), readCacheKind, readCacheVersion)
+	if err != nil {
 		return nil, false
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	r := cachefile.NewReader(body)
+	if !r.Expect(rc.header(nil, id)) {
 		return nil, false
 	}
-	head := rc.header(id)
-	if len(body) < len(head) || string(body[:len(head)]) != string(head) {
-		return nil, false
-	}
-	f, err := decodeCachedFile(body[len(head):])
+	f, err := decodeCachedFile(r)
 	if err != nil {
 		return nil, false
 	}
 	return f, true
 }
 
-func decodeCachedFile(b []byte) (*cachedFile, error) {
-	var err error
-	num := func() int {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > 1<<40 {
-			err = errBadEntry
-			return 0
-		}
-		b = b[k:]
-		return int(n)
-	}
-	bytesOf := func() []byte {
-		n := num()
-		if err != nil || n > len(b) {
-			err = errBadEntry
-			return nil
-		}
-		v := b[:n:n]
-		b = b[n:]
-		return v
-	}
-	version := string(bytesOf())
-	n := num()
-	if err != nil || n > len(b) {
-		return nil, errBadEntry
-	}
-	f := &cachedFile{version: version, records: make([]cachedRecord, n)}
+func decodeCachedFile(r *cachefile.Reader) (*cachedFile, error) {
+	version := r.String()
+	f := &cachedFile{version: version, records: make([]cachedRecord, r.Count())}
 	var dec model.SummaryDecoder
 	for k := range f.records {
-		r := &f.records[k]
-		r.index, r.line = num(), num()
-		if err != nil || len(b) < 33 {
-			return nil, errBadEntry
-		}
-		copy(r.raw[:], b)
-		kind := b[32]
-		b = b[33:]
-		switch kind {
+		rec := &f.records[k]
+		rec.index, rec.line = r.Int(1<<40), r.Int(1<<40)
+		copy(rec.raw[:], r.Next(32))
+		switch r.Byte() {
 		case 0:
-			if r.sum, b, err = dec.Decode(b); err != nil {
-				return nil, err
-			}
+			r.Decode(func(b []byte) (rest []byte, err error) {
+				rec.sum, rest, err = dec.Decode(b)
+				return rest, err
+			})
 		case 1:
-			r.id = string(bytesOf())
-			np := num()
-			if err != nil || np == 0 || np > len(b) {
+			rec.id = r.String()
+			rec.problems = make([]validate.Problem, r.Count())
+			if len(rec.problems) == 0 {
 				return nil, errBadEntry
 			}
-			r.problems = make([]validate.Problem, np)
-			for p := range r.problems {
-				r.problems[p].Field = string(bytesOf())
-				r.problems[p].Rule = string(bytesOf())
+			for p := range rec.problems {
+				rec.problems[p].Field = r.String()
+				rec.problems[p].Rule = r.String()
 			}
-			r.rawJSON = bytesOf()
+			rec.rawJSON = r.Bytes()
 		default:
 			return nil, errBadEntry
 		}
-		if err != nil {
-			return nil, err
+		if r.Err() != nil {
+			return nil, r.Err()
 		}
 	}
-	if len(b) != 0 {
+	if r.Done() != nil {
 		return nil, errBadEntry
 	}
 	return f, nil
@@ -324,11 +291,11 @@ func decodeCachedFile(b []byte) (*cachedFile, error) {
 
 var errBadEntry = errors.New("read cache: bad entry")
 
-// encode appends the entry's body to b, the entry's header, then the
-// checksum of both.
-func (f *cachedFile) encode(b []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(f.version)))
-	b = append(b, f.version...)
+// file returns the bytes of the entry's file: its header (the identity
+// of the record file it was made for), then f.
+func (f *cachedFile) file(head func([]byte) []byte) []byte {
+	b := head(cachefile.Begin(nil, readCacheKind, readCacheVersion))
+	b = cachefile.AppendString(b, f.version)
 	b = binary.AppendUvarint(b, uint64(len(f.records)))
 	for k := range f.records {
 		r := &f.records[k]
@@ -353,7 +320,7 @@ func (f *cachedFile) encode(b []byte) []byte {
 		}
 		str(r.rawJSON)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	return cachefile.Seal(b)
 }
 
 // stage writes the entry of a file whose records were all read (f), under
@@ -379,7 +346,7 @@ func (rc *readCache) stage(path string, f *cachedFile) {
 	if rc.dirErr != nil {
 		return
 	}
-	tmp, err := writeTemp(rc.dir, f.encode(rc.header(id)))
+	tmp, err := cachefile.WriteTemp(rc.dir, f.file(func(b []byte) []byte { return rc.header(b, id) }))
 	if err != nil {
 		return // save writes it again, and reports
 	}
@@ -432,45 +399,13 @@ func (rc *readCache) save(problems []error) error {
 			}
 		} else {
 			// A file without records.
-			err = writeAtomic(rc.entryPath(path), (&cachedFile{}).encode(rc.header(id)))
+			err = cachefile.WriteFile(rc.entryPath(path), (&cachedFile{}).file(func(b []byte) []byte { return rc.header(b, id) }))
 		}
 		if err != nil && first == nil {
 			first = err
 		}
 	}
 	return first
-}
-
-// writeAtomic writes a file through a temporary file renamed into place,
-// so a killed build never leaves half of it.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(filepath.Dir(path), data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// writeTemp writes data to a new temporary file in dir and returns its name.
-func writeTemp(dir string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(dir, ".tmp-")
-	if err != nil {
-		return "", err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
 }
 
 var (
@@ -506,8 +441,6 @@ type relatedCache struct {
 	err  error // of Put, for the build to report
 }
 
-const relatedMagic = "errdocs related 1\n"
-
 func newRelatedCache(dir string) *relatedCache {
 	bin, err := binaryHash()
 	if err != nil {
@@ -517,54 +450,35 @@ func newRelatedCache(dir string) *relatedCache {
 }
 
 func (rc *relatedCache) head(key [32]byte) []byte {
-	b := append([]byte(relatedMagic), rc.bin[:]...)
-	return append(b, key[:]...)
+	return append(rc.bin[:len(rc.bin):len(rc.bin)], key[:]...)
 }
 
 func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
-	data, err := os.ReadFile(rc.path)
-	if err != nil || len(data) < 4 {
+	body, err := cachefile.ReadFile(rc.path, relatedKind, relatedVersion)
+	if err != nil {
 		return nil, false
 	}
-	body := data[:len(data)-4]
-	head := rc.head(key)
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) ||
-		len(body) < len(head) || string(body[:len(head)]) != string(head) {
+	r := cachefile.NewReader(body)
+	if !r.Expect(rc.head(key)) {
 		return nil, false
 	}
-	b := body[len(head):]
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return nil, false
-	}
-	b = b[k:]
-	out := make([][]int32, n)
-	all := make([]int32, 0, len(b))
+	out := make([][]int32, r.Count())
+	all := make([]int32, 0, r.Len())
 	for i := range out {
-		if len(b) == 0 {
-			return nil, false
-		}
-		m := int(b[0])
-		b = b[1:]
 		start := len(all)
-		for ; m > 0; m-- {
-			v, k := binary.Uvarint(b)
-			if k <= 0 || v > 1<<31-1 {
-				return nil, false
-			}
-			b = b[k:]
-			all = append(all, int32(v))
+		for m := int(r.Byte()); m > 0; m-- {
+			all = append(all, int32(r.Int(1<<31-1)))
 		}
 		out[i] = all[start:len(all):len(all)]
 	}
-	if len(b) != 0 {
+	if r.Done() != nil {
 		return nil, false
 	}
 	return out, true
 }
 
 func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
-	b := rc.head(key)
+	b := append(cachefile.Begin(nil, relatedKind, relatedVersion), rc.head(key)...)
 	b = binary.AppendUvarint(b, uint64(len(related)))
 	for _, r := range related {
 		b = append(b, byte(len(r)))
@@ -572,10 +486,10 @@ func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
 			b = binary.AppendUvarint(b, uint64(j))
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+	b = cachefile.Seal(b)
 	if err := os.MkdirAll(filepath.Dir(rc.path), 0o755); err != nil {
 		rc.err = err
 		return
 	}
-	rc.err = writeAtomic(rc.path, b)
+	rc.err = cachefile.WriteFile(rc.path, b)
 }

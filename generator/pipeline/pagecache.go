@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"hash"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +18,7 @@ import (
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/render"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // A rebuild skips work whose inputs did not change. The page cache records,
@@ -64,8 +65,6 @@ type pageCache struct {
 // entries took most of the time of loading and saving the cache).
 type entryMap map[string]cacheEntry
 
-const entryMapVersion = 1
-
 // encode writes the entries sorted by path, so the same entries always
 // make the same bytes; the paths are written as their length and what
 // follows the previous path's common prefix.
@@ -76,7 +75,6 @@ func (m entryMap) encode() []byte {
 	}
 	slices.Sort(rels)
 	b := make([]byte, 0, 64*len(m)+16)
-	b = binary.AppendUvarint(b, entryMapVersion)
 	b = binary.AppendUvarint(b, uint64(len(m)))
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -105,59 +103,18 @@ func (m entryMap) encode() []byte {
 var errBadPageCache = errors.New("page cache: bad entries")
 
 func (m *entryMap) decode(b []byte) error {
-	var err error
-	num := func() uint64 {
-		v, k := binary.Uvarint(b)
-		if k <= 0 {
-			err = errBadPageCache
-			return 0
-		}
-		b = b[k:]
-		return v
-	}
-	snum := func() int64 {
-		v, k := binary.Varint(b)
-		if k <= 0 {
-			err = errBadPageCache
-			return 0
-		}
-		b = b[k:]
-		return v
-	}
-	raw := func() []byte {
-		n := num()
-		if err != nil || n > uint64(len(b)) {
-			err = errBadPageCache
-			return nil
-		}
-		v := b[:n]
-		b = b[n:]
-		return v
-	}
-	if num() != entryMapVersion || err != nil {
-		return errBadPageCache
-	}
-	n := num()
-	if err != nil || n > uint64(len(b)) {
-		return errBadPageCache
-	}
+	r := cachefile.NewReader(b)
+	n := r.Count()
 	out := make(entryMap, n)
 	groups := map[string]string{}
 	var rel []byte // the previous path, then this one
-	for ; n > 0; n-- {
-		common := num()
-		if err != nil || common > uint64(len(rel)) {
-			return errBadPageCache
-		}
-		rel = append(rel[:common], raw()...)
-		if err != nil || len(b) < 1+len(Key{}) {
-			return errBadPageCache
-		}
+	for ; n > 0 && r.Err() == nil; n-- {
+		common := r.Int(len(rel))
+		rel = append(rel[:common], r.Bytes()...)
 		var e cacheEntry
-		e.Kind = b[0]
-		copy(e.Key[:], b[1:])
-		b = b[1+len(Key{}):]
-		if g := raw(); len(g) > 0 {
+		e.Kind = r.Byte()
+		copy(e.Key[:], r.Next(len(Key{})))
+		if g := r.Bytes(); len(g) > 0 {
 			gs, ok := groups[string(g)]
 			if !ok {
 				gs = string(g)
@@ -165,15 +122,12 @@ func (m *entryMap) decode(b []byte) error {
 			}
 			e.Group = gs
 		}
-		e.Print.Size = snum()
-		e.Print.ModTime = snum()
-		e.Print.Ino = num()
-		if err != nil {
-			return err
-		}
+		e.Print.Size = r.Varint()
+		e.Print.ModTime = r.Varint()
+		e.Print.Ino = r.Uvarint()
 		out[string(rel)] = e
 	}
-	if len(b) != 0 {
+	if r.Done() != nil {
 		return errBadPageCache
 	}
 	*m = out
@@ -205,27 +159,20 @@ func (m indexedMap) encode() []byte {
 }
 
 func (m *indexedMap) decode(b []byte) error {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return errBadPageCache
-	}
-	b = b[k:]
+	r := cachefile.NewReader(b)
+	n := r.Count()
 	if n == 0 {
 		*m = nil
-		return nil
+		return r.Done()
 	}
 	out := make(indexedMap, n-1)
-	for n--; n > 0; n-- {
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l > uint64(len(b)-k) || len(b)-k-int(l) < 32 {
-			return errBadPageCache
-		}
-		id := string(b[k : k+int(l)])
-		b = b[k+int(l):]
-		out[id] = [32]byte(b[:32])
-		b = b[32:]
+	for n--; n > 0 && r.Err() == nil; n-- {
+		id := r.String()
+		var h [32]byte
+		copy(h[:], r.Next(32))
+		out[id] = h
 	}
-	if len(b) != 0 {
+	if r.Done() != nil {
 		return errBadPageCache
 	}
 	*m = out
@@ -247,26 +194,20 @@ func pageCachePath(cacheDir, out string) string {
 		abs = out
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(cacheDir, "pages", hexKey(sum[:8])+".gob")
+	return filepath.Join(cacheDir, "pages", hex.EncodeToString(sum[:8]))
 }
 
-func hexKey(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&15])
-	}
-	return string(out)
-}
-
-// The page cache as stored: a magic line, its large tables in their
+// The page cache as stored (internal/cachefile): its large tables in their
 // compact forms (entryMap, indexedMap; the search export's entries have a
 // table of their own, so that a rebuild can encode the others while its
-// export ends: pageTables), the rest, and a CRC-32C of all that. Not a
-// gob: gob numbers types in the order a process first meets them, so the
-// same cache would make other bytes after a build that used other gob
-// types first, and a rebuild that changed nothing would write it again.
-var pageCacheMagic = []byte("errdocs-pages-2\n")
+// export ends: pageTables), then the rest. Not a gob: gob numbers types in
+// the order a process first meets them, so the same cache would make other
+// bytes after a build that used other gob types first, and a rebuild that
+// changed nothing would write it again.
+const (
+	pageCacheKind    = "pages"
+	pageCacheVersion = 3
+)
 
 // pageTables are a page cache's tables of every file but the search
 // export's, and of the records' hashes, in their stored forms.
@@ -289,20 +230,17 @@ func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 // file returns the bytes of the cache file made of t and the rest.
 func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
 	eb := export.encode()
-	b := make([]byte, 0, len(pageCacheMagic)+len(t.entries)+len(eb)+len(t.indexed)+64)
-	b = append(b, pageCacheMagic...)
+	b := make([]byte, 0, len(t.entries)+len(eb)+len(t.indexed)+96)
+	b = cachefile.Begin(b, pageCacheKind, pageCacheVersion)
 	for _, table := range [][]byte{t.entries, eb, t.indexed} {
-		b = binary.AppendUvarint(b, uint64(len(table)))
-		b = append(b, table...)
+		b = cachefile.AppendBytes(b, table)
 	}
 	b = binary.AppendVarint(b, int64(unusable))
 	b = binary.AppendVarint(b, marker.Size)
 	b = binary.AppendVarint(b, marker.ModTime)
 	b = binary.AppendUvarint(b, marker.Ino)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return cachefile.Seal(b)
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encodePageCache returns the bytes of the cache's file.
 func encodePageCache(pc *pageCache) []byte {
@@ -320,33 +258,20 @@ func encodePageCache(pc *pageCache) []byte {
 // decodePageCache decodes a cache file's bytes; its two entry tables
 // make one.
 func decodePageCache(data []byte) (*pageCache, error) {
-	if len(data) < len(pageCacheMagic)+4 || !bytes.HasPrefix(data, pageCacheMagic) ||
-		crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, errBadPageCache
+	body, err := cachefile.Open(data, pageCacheKind, pageCacheVersion)
+	if err != nil {
+		return nil, err
 	}
-	b := data[len(pageCacheMagic) : len(data)-4]
+	r := cachefile.NewReader(body)
 	var tables [3][]byte
 	for k := range tables {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || n > uint64(len(b)-w) {
-			return nil, errBadPageCache
-		}
-		tables[k], b = b[w:w+int(n)], b[w+int(n):]
+		tables[k] = r.Bytes()
 	}
-	var bad bool
-	varint := func() int64 {
-		v, w := binary.Varint(b)
-		bad = bad || w <= 0
-		b = b[max(w, 0):]
-		return v
-	}
-	pc := &pageCache{Unusable: int(varint())}
-	pc.Marker.Size, pc.Marker.ModTime = varint(), varint()
-	ino, w := binary.Uvarint(b)
-	if bad || w <= 0 || len(b) != w {
+	pc := &pageCache{Unusable: int(r.Varint())}
+	pc.Marker.Size, pc.Marker.ModTime, pc.Marker.Ino = r.Varint(), r.Varint(), r.Uvarint()
+	if r.Done() != nil {
 		return nil, errBadPageCache
 	}
-	pc.Marker.Ino = ino
 	var export entryMap
 	var ierr, xerr error
 	var wg sync.WaitGroup
@@ -356,7 +281,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		ierr = pc.Indexed.decode(tables[2])
 		xerr = export.decode(tables[1])
 	}()
-	err := pc.Entries.decode(tables[0])
+	err = pc.Entries.decode(tables[0])
 	wg.Wait()
 	if err != nil || ierr != nil || xerr != nil || pc.Entries == nil {
 		return nil, errBadPageCache
@@ -396,7 +321,9 @@ func savePageCache(path string, data, old []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, data)
+	// The file of the format before internal/cachefile, never read now.
+	os.Remove(path + ".gob")
+	return cachefile.WriteFile(path, data)
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
@@ -477,7 +404,7 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 		// code changed: it then trusts nothing from an earlier build.
 		return Key{}, errors.New("cannot hash the errdocs binary")
 	}
-	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage)
+	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage).str(c.ReportURL)
 	if c.IndexFile {
 		h.num(1)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/feed"
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/index/export"
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/markup/markdown"
 	"github.com/errdocs/errdocs/generator/model"
@@ -137,7 +138,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		exportRels = append(exportRels, rel)
 		exportMu.Unlock()
 	}
-	exported := false
+	var exporter *export.Exporter // set once the export ran
 	doExport := func(idx *index.Index) error {
 		// The export may keep the files of the previous one that no changed
 		// record touches, when they are in the published site as written.
@@ -161,7 +162,8 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return out.WriteFile(rel, data)
 		}
 		prevMarker, _ := out.Previous()
-		est, err := idx.Export(exportWriter(emit), index.ExportOptions{
+		ex := export.New(idx)
+		est, err := ex.Export(exportWriter(emit), export.Options{
 			Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
 			Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
 		})
@@ -169,7 +171,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			return err
 		}
 		rep.Unusable = est.PatternErrors
-		exported = true
+		exporter = ex
 		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
 		if est.Incremental {
 			rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed), %d files written, %d kept",
@@ -226,7 +228,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	r, err := render.New(render.Options{
 		Templates: c.Templates, Title: c.Title, Description: c.Description,
 		BaseURL: c.BaseURL, IndexFile: c.IndexFile, Assets: assets, PerPage: c.PerPage,
-		Markdown: markdown.New(), Highlighter: hl,
+		ReportURL: c.ReportURL, Markdown: markdown.New(), Highlighter: hl,
 	})
 	if err != nil {
 		return rep, err
@@ -521,7 +523,7 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 		}
 		timer.done("export (rest)")
 	}
-	if !overlap && !exported && (early == nil || !early.exported) {
+	if !overlap && exporter == nil && (early == nil || !early.exported) {
 		if err := runExport(); err != nil {
 			return rep, err
 		}
@@ -558,10 +560,10 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	stateDone := make(chan error, 1)
 	go func() {
 		var err error
-		if exported {
-			err = stateIdx.SaveExportState(fmt.Sprint(next.Marker))
+		if exporter != nil {
+			err = exporter.SaveState(fmt.Sprint(next.Marker))
 		} else {
-			err = index.MoveExportState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
+			err = export.MoveState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
 		}
 		if stateIdx != nil {
 			stateIdx.Close()
@@ -660,6 +662,7 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
+		data = render.CompactScript(p, data)
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext

@@ -28,7 +28,7 @@ func writeSite(t *testing.T, pages map[string][]byte) string {
 		t.Fatal(err)
 	}
 	files["static/"+StyleName] = css
-	for _, f := range []string{ChecklistName, "favicon.svg"} {
+	for _, f := range []string{PageScriptName, ThemeScriptName, "favicon.svg"} {
 		b, err := os.ReadFile(filepath.Join("../../static", f))
 		if err != nil {
 			t.Fatal(err)

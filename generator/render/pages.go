@@ -37,6 +37,9 @@ func groupEntryOf(p *Page, g *model.Group, path string) groupEntry {
 
 // homeData is the home page's .Data.
 type homeData struct {
+	// Intro is the sentence saying what the site is (the site description,
+	// or one that describes the dataset).
+	Intro                          string
 	Records, Repos, Tags, Families int
 	Severity, Family               *chart // Family is nil without families
 	TopRepos, TopFamilies          []groupEntry
@@ -128,8 +131,12 @@ func (r *Renderer) home(s *model.Site, emit func(string, []byte) error) error {
 // repos, families and recent records.
 func (r *Renderer) homePage(s *model.Site, div int) ([]byte, error) {
 	p := r.page("", "")
-	p.Head.Description = r.o.Description
 	d := &homeData{Records: len(s.Summaries), Repos: len(s.Repos), Tags: len(s.Tags), Families: len(s.Families)}
+	d.Intro = r.o.Description
+	if d.Intro == "" {
+		d.Intro = datasetIntro(d.Records, d.Repos)
+	}
+	p.Head.Description = cutWords(oneLine(d.Intro), maxDescription)
 	var sev []model.Count
 	for _, c := range s.SeverityCounts() {
 		sev = append(sev, model.Count{Name: sevLabel(c.Name), N: c.N})
@@ -159,6 +166,13 @@ func (r *Renderer) homePage(s *model.Site, div int) ([]byte, error) {
 	}
 	p.Data = d
 	return r.execute(homePage, p)
+}
+
+// datasetIntro is the home page's introduction when the settings give no
+// description: what the site holds, in numbers.
+func datasetIntro(records, repos int) string {
+	return fmt.Sprintf("What %s raised by %s mean, what triggers them and how to fix them, with the source that raises each.",
+		count(records, "error"), count(repos, "open-source library", "open-source libraries"))
 }
 
 // indexes makes the list 0..n-1, the items of a listing of groups.

@@ -89,12 +89,23 @@ func TestNullFieldsLeaveNoHeading(t *testing.T) {
 	if regexp.MustCompile(`<h[1-6][^>]*>\s*</h[1-6]>`).MatchString(page) {
 		t.Error("empty heading")
 	}
-	if regexp.MustCompile(`<(ul|ol|dl)[^>]*>\s*</(ul|ol|dl)>`).MatchString(page) {
+	if emptyContentList(page) {
 		t.Error("empty list")
 	}
 	if strings.Count(page, "<h1") != 1 {
 		t.Error("want exactly one h1")
 	}
+}
+
+// emptyContentList reports a list with no items in page, leaving out the
+// header search box's listbox, which its script fills as the reader types.
+func emptyContentList(page string) bool {
+	for _, m := range regexp.MustCompile(`<(ul|ol|dl)([^>]*)>\s*</(ul|ol|dl)>`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(m[2], `role="listbox"`) {
+			return true
+		}
+	}
+	return false
 }
 
 // manyRecords makes n records in one repo with long messages.

@@ -15,11 +15,15 @@ import (
 // plain string (escaped by the template) or as template.HTML made by the
 // Markdown or highlight renderer.
 type recordData struct {
-	R         *record.Record
-	Language  string
-	RepoPath  string
-	SourceURL string        // githubUrl when it is http(s), else ""
-	Excerpt   template.HTML // "" when the record has no source
+	R        *record.Record
+	Language string
+	RepoPath string
+	Upstream upstream      // links to the source upstream (Line "" without a web URL)
+	Excerpt  template.HTML // "" when the record has no source
+	// Sections are the page's sections, in order, for "On this page".
+	Sections []link
+	// Report is the "Report a problem with this page" URL, "" for none.
+	Report string
 	// Prose fields (Markdown).
 	Documentation, Triggers, Situations template.HTML
 	Solutions                           []template.HTML
@@ -136,11 +140,20 @@ func (r *Renderer) recordPage(s *model.Site, i int32, rec *record.Record) (*Page
 	}
 
 	d := &recordData{
-		R:         rec,
-		Language:  record.Language(rec.FilePath),
-		RepoPath:  rec.Repo + "/",
-		SourceURL: webURL(rec.GithubURL),
-		Strategy:  rec.HandlingStrategy,
+		R:        rec,
+		Language: record.Language(rec.FilePath),
+		RepoPath: rec.Repo + "/",
+		Strategy: rec.HandlingStrategy,
+	}
+	if u := webURL(rec.GithubURL); u != "" {
+		d.Upstream = upstreamOf(u, rec.LineNumber, rec.AnalyzedSha)
+	}
+	if t := r.o.ReportURL; t != "" {
+		pageURL := model.Absolute(r.o.BaseURL, rec.Path())
+		if pageURL == "" {
+			pageURL = rec.Path()
+		}
+		d.Report = fillReportURL(t, rec.ID, rec.Repo, pageURL, strings.TrimSuffix(p.Head.Title, " · "+r.o.Title))
 	}
 	var err error
 	// fail names the field whose rendering failed.
@@ -152,6 +165,7 @@ func (r *Renderer) recordPage(s *model.Site, i int32, rec *record.Record) (*Page
 		if d.Excerpt, err = r.excerpt(rec.SourceCode, rec.FilePath, start, rec.LineNumber); err != nil {
 			return nil, fail("sourceCode", err)
 		}
+		d.Excerpt = anchorLines(d.Excerpt, rec.LineNumber)
 	}
 	for _, f := range []struct {
 		name string
@@ -217,8 +231,58 @@ func (r *Renderer) recordPage(s *model.Site, i int32, rec *record.Record) (*Page
 	for _, j := range s.Related(i) {
 		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
 	}
+	d.Sections = d.sections()
 	p.Data = d
 	return p, nil
+}
+
+// sectionTitles are the record page's section headings by id; the ids are
+// the fragments people link to (#solutions).
+var sectionTitles = map[string]string{
+	"source":      "Where it is raised",
+	"meaning":     "What it means",
+	"triggers":    "What triggers it",
+	"situations":  "Common situations",
+	"solutions":   "Solutions",
+	"example-fix": "Example fix",
+	"handling":    "Handling it",
+	"prevention":  "Prevention checklist",
+	"see-also":    "See also",
+}
+
+// section is the template function naming a section: its id and title.
+func section(id string) (link, error) {
+	t, ok := sectionTitles[id]
+	if !ok {
+		return link{}, fmt.Errorf("no section %q", id)
+	}
+	return link{Name: t, Path: id}, nil
+}
+
+// sections lists the sections record.html shows for d, in its order (the
+// same conditions as the template's).
+func (d *recordData) sections() []link {
+	has := []struct {
+		id string
+		ok bool
+	}{
+		{"source", true},
+		{"meaning", d.Documentation != ""},
+		{"triggers", d.Triggers != ""},
+		{"situations", d.Situations != ""},
+		{"solutions", len(d.Solutions) > 0},
+		{"example-fix", d.ExampleFix != ""},
+		{"handling", d.Strategy != "" || len(d.Patterns) > 0},
+		{"prevention", len(d.Tips) > 0},
+		{"see-also", len(d.Tags) > 0 || len(d.Related) > 0},
+	}
+	var out []link
+	for _, h := range has {
+		if h.ok {
+			out = append(out, link{Name: sectionTitles[h.id], Path: h.id})
+		}
+	}
+	return out
 }
 
 // sentenceRenderer is a Markdown renderer that also gives the first

@@ -52,6 +52,10 @@ type Options struct {
 	// Assets maps a static asset's name to its published path (see
 	// site.Links).
 	Assets map[string]string
+	// ReportURL is the template of record pages' "Report a problem with
+	// this page" link ({id}, {repo}, {url}, {title}; see CheckReportURL),
+	// "" for no link.
+	ReportURL string
 	// PerPage is the listing page size (default 100).
 	PerPage int
 	// Cache, when set, lets Pages skip listings made from the same inputs
@@ -164,6 +168,7 @@ var funcs = template.FuncMap{
 	"sevLabel": sevLabel,
 	"add":      func(a, b int) int { return a + b },
 	"count":    count,
+	"section":  section,
 }
 
 // count writes a number with its noun: "1 error", "3 errors". The plural

@@ -143,8 +143,8 @@ func TestSampleSite(t *testing.T) {
 	pages := renderAll(t, newRenderer(t, Options{Title: "errdocs", Description: "Errors explained."}), s, recs)
 	dump(t, "sample", pages)
 	fam := string(pages["families/resource-limit-exceeded/index.html"])
-	for _, want := range []string{"<h1>Resource limits exceeded</h1>", "A fixed limit was reached.", ">Background</h2>",
-		"<strong>resources</strong>", "<dt>Loops</dt>", "<em>loops</em>", ">Fixes</h2>", "<code>work</code>"} {
+	for _, want := range []string{"<h1>Resource limits exceeded</h1>", "A fixed limit was reached.", ">Background</a></h2>",
+		"<strong>resources</strong>", "<dt>Loops</dt>", "<em>loops</em>", ">Fixes</a></h2>", "<code>work</code>"} {
 		if !strings.Contains(fam, want) {
 			t.Errorf("family page lacks %q", want)
 		}
@@ -153,13 +153,15 @@ func TestSampleSite(t *testing.T) {
 	t.Logf("seed record page: %d bytes", len(rp))
 	for _, want := range []string{
 		"<h1 class=\"msg\">Host callback lowering created too many channels.",
-		">What it means</h2>", ">What triggers it</h2>", ">Common situations</h2>",
-		">Solutions</h2>", ">Example fix</h2>", ">Handling it</h2>", ">Prevention checklist</h2>",
+		`<h2 id="meaning"><a class="anchor" href="#meaning">What it means</a></h2>`,
+		`<a href="#meaning">What it means</a>`, ">What triggers it</a></h2>", ">Common situations</a></h2>",
+		">Solutions</a></h2>", ">Example fix</a></h2>", ">Handling it</a></h2>", ">Prevention checklist</a></h2>",
 		"<dt>Error class</dt>", "<dt>Severity</dt>", "<dt>Repository</dt>",
-		`href="https://github.com/jax-ml/jax/blob/`, `class="hl hl-n"`, `<mark class="hll">`, `data-n="913"`,
+		`href="https://github.com/jax-ml/jax/blob/`, `class="hl hl-n"`, `<mark class="hll">`, `data-n="913"`, `<span id="L913"><a class="ln" href="#L913" data-n="913"`, `<span id="L895">`,
+		`href="https://github.com/jax-ml/jax/commit/`,
 		`<h3>Validation</h3>`, `<h3>Try/catch</h3>`, `data-record="e171781a76b49a91"`,
 		`<nav class="crumbs" aria-label="Breadcrumb">`, `name="q"`, `<html lang="en">`,
-		`checklist.js`, `Content-Security-Policy`,
+		`page.js`, `theme.js`, `Content-Security-Policy`,
 	} {
 		if !strings.Contains(rp, want) {
 			t.Errorf("seed page lacks %q", want)

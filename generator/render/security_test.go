@@ -59,12 +59,12 @@ var (
 	allowedTags = set("html head meta title link script body a header div form label input button nav ol ul li " +
 		"main footer p h1 h2 h3 h4 h5 h6 article dl dt dd code section pre span mark strong em del br hr " +
 		"figure figcaption svg desc text rect table thead tbody tr th td blockquote img fieldset legend " +
-		"select option datalist")
+		"select option datalist details summary noscript")
 	allowedAttrs = set("lang charset name content http-equiv rel href type class role action method for id " +
 		"placeholder autocomplete aria-label aria-current aria-labelledby aria-describedby aria-controls " +
 		"aria-live tabindex start src defer data-n data-record data-root data-index-file data-search-app " +
 		"data-filter list value hidden disabled checked autocapitalize spellcheck viewbox x y width height text-anchor alt title align " +
-		"property")
+		"property maxlength aria-autocomplete aria-expanded data-search-focus data-find data-analyzer data-engine")
 	tagRE = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*/?>`)
 	atRE  = regexp.MustCompile(`([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
 )

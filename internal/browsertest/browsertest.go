@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,4 +158,20 @@ func ServeHandler(t testing.TB, h http.Handler) string {
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String() + "/"
+}
+
+// ScreenshotDir is where a test saves its screenshots for a person to look
+// at: $ERRDOCS_SCREENSHOTS, else errdocs-screenshots under the system's
+// temporary folder (it outlives the test), in a folder named for the test.
+func ScreenshotDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("ERRDOCS_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "errdocs-screenshots")
+	}
+	dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "-"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

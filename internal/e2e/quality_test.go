@@ -369,7 +369,7 @@ func TestQualityAccessible(t *testing.T) {
 			if strings.HasPrefix(p, "search/") {
 				browsertest.WaitFor(t, ctx, qualitySettled, 15*time.Second)
 				state := browsertest.Eval[string](t, ctx, `document.querySelector('[data-search-app]').getAttribute('data-state')`)
-				n := browsertest.Eval[int](t, ctx, `document.querySelectorAll('#results > li').length`)
+				n := browsertest.Eval[int](t, ctx, `document.querySelectorAll('#results li.result').length`)
 				if state != "results" || n == 0 {
 					t.Errorf("/%s: search shows %q with %d results, want results", p, state, n)
 				}

@@ -34,8 +34,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/index/export"
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
@@ -133,12 +135,12 @@ func buildHarness(t *testing.T, indexFile bool, extra int) string {
 		t.Fatal(err)
 	}
 	write("search/index.html", []byte(page.String()))
-	for _, name := range []string{"pattern.js", "ui.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "static/search", name))
+	for _, name := range []string{"search/pattern.js", "search/ui.js", "search/header.js", "style.css"} {
+		b, err := os.ReadFile(filepath.Join(root, "static", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		write("static/search/"+name, b)
+		write("static/"+name, b)
 	}
 	mock, err := os.ReadFile(filepath.Join(root, "internal/e2e/testdata/mockengine.js"))
 	if err != nil {
@@ -196,7 +198,7 @@ func (u ui) settled() {
 // ("owner/name/slug/"), from each result's first link.
 func (u ui) results() []string {
 	u.t.Helper()
-	s := u.eval(`Array.from(document.querySelectorAll('#results > li')).map(function(li){var a=li.querySelector('a');return a?a.getAttribute('href'):''}).join('\n')`)
+	s := u.eval(`Array.from(document.querySelectorAll('#results li.result')).map(function(li){var a=li.querySelector('a');return a?a.getAttribute('href'):''}).join('\n')`)
 	if s == "" {
 		return nil
 	}
@@ -299,8 +301,8 @@ func TestSearchUI(t *testing.T) {
 			if got := u.eval(`Array.from(document.querySelectorAll('#results li:first-child a mark')).map(function(m){return m.textContent}).join('|')`); got != "Disk|quota" {
 				t.Errorf("marked words %q, want Disk|quota", got)
 			}
-			if got := u.eval(`document.querySelectorAll('.no-js:not([hidden])').length`); got != "0" {
-				t.Errorf("the no-JavaScript notice is still shown")
+			if got := u.eval(`getComputedStyle(document.querySelector('.load-failed')).display`); got != "none" {
+				t.Errorf("the search-did-not-start notice is still laid out (display %s)", got)
 			}
 
 			// Typing searches as you type and keeps the URL in step with
@@ -809,7 +811,7 @@ func buildEngineSite(t *testing.T, rs []record.Record, indexFile bool) string {
 	if _, err := ix.Sync(index.Records(rs)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Export(dirWriter(dir), index.ExportOptions{Pattern: pattern.Compile}); err != nil {
+	if _, err := export.New(ix).Export(dirWriter(dir), export.Options{Pattern: pattern.Compile}); err != nil {
 		t.Fatal(err)
 	}
 	w := dirWriter(dir)
@@ -822,12 +824,12 @@ func buildEngineSite(t *testing.T, rs []record.Record, indexFile bool) string {
 		t.Fatal(err)
 	}
 	w.WriteFile("search/index.html", []byte(page.String()))
-	for _, name := range []string{"analyzer.js", "engine.js", "pattern.js", "ui.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "static/search", name))
+	for _, name := range []string{"search/analyzer.js", "search/engine.js", "search/pattern.js", "search/ui.js", "search/header.js", "style.css"} {
+		b, err := os.ReadFile(filepath.Join(root, "static", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.WriteFile("static/search/"+name, b)
+		w.WriteFile("static/"+name, b)
 	}
 	for _, r := range rs {
 		w.WriteFile(r.Path()+"index.html", []byte(`<!doctype html><html lang="en"><meta charset="utf-8"><title>record</title><h1>`+
@@ -900,4 +902,81 @@ func TestSearchPageAccessibility(t *testing.T) {
 	for _, v := range out.Violations {
 		t.Errorf("axe %s: %s at %v", v.ID, v.Help, v.Nodes)
 	}
+}
+
+// TestSearchHelps checks what the page offers beyond the results, over the
+// harness site: no-results help (the query without its filters, the
+// engine's spelling suggestion, both one click), and the repository filter
+// that takes part of a name and suggests the repositories it matches.
+func TestSearchHelps(t *testing.T) {
+	ctx := browsertest.New(t)
+	dir := buildHarness(t, false, 3)
+	base := browsertest.Serve(t, dir)
+	u := ui{t, ctx}
+	search := base + "search/index.html"
+
+	// Filters that leave nothing: the query without them, one click.
+	u.navigate(search + "?q=" + url.QueryEscape("disk quota") + "&severity=critical")
+	if got := u.eval(`document.querySelector('[data-search-app]').getAttribute('data-state')`); got != "empty" {
+		t.Fatalf("disk quota, severity critical: state %q, want empty", got)
+	}
+	u.wait(`!document.getElementById('no-results-help').hidden`)
+	link := u.eval(`(Array.from(document.querySelectorAll('#no-results-help a')).find(function(a){return /Without filters|Remove all filters/.test(a.parentNode.textContent)})||{}).textContent`)
+	if !strings.Contains(link, "1 result") {
+		t.Errorf("no-results help offers %q, want the unfiltered count (1 result)", link)
+	}
+	u.eval(`Array.from(document.querySelectorAll('#no-results-help a')).find(function(a){return /Without filters/.test(a.parentNode.textContent)}).click()`)
+	u.wait(`!new URLSearchParams(location.search).has('severity')`)
+	u.settled()
+	if got := u.results(); len(got) != 1 || got[0] != harnessPath(t, "0000000000000003") {
+		t.Errorf("after removing the filters: %v, want the quota record", got)
+	}
+
+	// A misspelt word: the engine's spelling suggestion, one click.
+	u.navigate(search + "?q=quotta")
+	u.wait(`!document.getElementById('no-results-help').hidden`)
+	if got := u.eval(`document.getElementById('no-results-help').textContent`); !strings.Contains(got, "Did you mean quota") {
+		t.Errorf("no-results help says %q, want a spelling suggestion", got)
+	}
+	u.eval(`Array.from(document.querySelectorAll('#no-results-help a')).find(function(a){return a.textContent==='quota'}).click()`)
+	u.wait(`new URLSearchParams(location.search).get('q')==='quota'`)
+	u.settled()
+	if got := u.results(); len(got) == 0 || got[0] != harnessPath(t, "0000000000000003") {
+		t.Errorf("after the spelling link: %v", got)
+	}
+	if n := u.eval(`history.length`); n == "1" {
+		t.Errorf("the suggestion did not add a history entry")
+	}
+
+	// Part of a repository name: suggestions as they type, and Enter takes
+	// the part, which searches every repository containing it.
+	u.navigate(search + "?q=cache")
+	u.eval(`document.getElementById('filter-fold').open=true`)
+	if err := chromedp.Do(browsertest.Timeout(t, ctx, 20*time.Second), chromedp.Click(chromedp.CSS("#filter-repo")), chromedp.KeyEvent("cach")); err != nil {
+		t.Fatal(err)
+	}
+	u.wait(`!document.getElementById('repo-suggest').hidden`)
+	if got := u.eval(`Array.from(document.querySelectorAll('#repo-suggest [role=option]')).map(function(o){return o.textContent}).join(',')`); got != "acme/cache" {
+		t.Errorf("repository suggestions for 'cach': %q, want acme/cache", got)
+	}
+	if got := u.eval(`document.getElementById('repo-suggest-status').textContent`); !strings.HasPrefix(got, "1 repository") {
+		t.Errorf("suggestion status %q", got)
+	}
+	if err := chromedp.Do(browsertest.Timeout(t, ctx, 10*time.Second), chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	u.wait(`new URLSearchParams(location.search).get('repo')==='cach'`)
+	u.settled()
+	if got := u.results(); len(got) != 2 {
+		t.Errorf("cache in repositories containing 'cach': %v, want the 2 acme/cache records", got)
+	}
+	if got := u.eval(`document.getElementById('filter-count').textContent`); got != "(1 active)" {
+		t.Errorf("the filter control says %q, want (1 active)", got)
+	}
+	// Arrow down and Enter picks a suggestion.
+	if err := chromedp.Do(browsertest.Timeout(t, ctx, 20*time.Second), chromedp.Click(chromedp.CSS("#filter-repo")), chromedp.KeyEvent("acme/l"),
+		chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	u.wait(`new URLSearchParams(location.search).getAll('repo').indexOf('acme/lock')>=0`)
 }

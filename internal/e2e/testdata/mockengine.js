@@ -12,6 +12,30 @@
   function words(s) {
     return String(s).toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
   }
+  // Levenshtein distance, for the mock's spelling suggestion.
+  function dist(a, b) {
+    var d = [];
+    for (var i = 0; i <= a.length; i++) { d[i] = [i]; }
+    for (var j = 0; j <= b.length; j++) d[0][j] = j;
+    for (i = 1; i <= a.length; i++) for (j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    return d[a.length][b.length];
+  }
+  // suggest: the query with each unknown word replaced by the closest
+  // word the documents hold (at most 2 edits), as the engine's
+  // suggestions.spelling; no dropWords (no word of the query is known).
+  function suggest(q) {
+    var vocab = {};
+    docs.forEach(function (d) { words(d.title + " " + d.snippet).forEach(function (w) { vocab[w] = true; }); });
+    var changed = false;
+    var fixed = q.map(function (w) {
+      var best = null, bd = 3;
+      Object.keys(vocab).sort().forEach(function (v) { var x = dist(w, v); if (x < bd) { bd = x; best = v; } });
+      if (best && best !== w) { changed = true; return best; }
+      return w;
+    });
+    return { dropWords: null, spelling: changed ? fixed.join(" ") : null };
+  }
   window.ErrdocsSearch = {
     init: function (base) {
       if (ready) return ready;
@@ -71,7 +95,9 @@
         });
         hits.sort(function (a, b) { return b.score - a.score || a.num - b.num; });
         var off = opts.offset || 0, lim = opts.limit || 10;
-        return { total: hits.length, results: hits.slice(off, off + lim) };
+        var out = { total: hits.length, results: hits.slice(off, off + lim) };
+        if (!hits.length && q.length) out.suggestions = suggest(q);
+        return out;
       });
     }
   };

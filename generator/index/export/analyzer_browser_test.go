@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/internal/browsertest"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // TestAnalyzerParityChromium runs analyzer.js in headless Chromium, whose
@@ -19,7 +21,7 @@ func TestAnalyzerParityChromium(t *testing.T) {
 	var texts []string
 	texts = append(texts, edgeTexts...)
 	for i := range recs {
-		doc, _ := buildDoc(&recs[i])
+		doc, _ := index.BuildDoc(&recs[i])
 		for _, name := range []string{"errorMessage", "identifiers", "errorClass"} {
 			if s, ok := doc[name].(string); ok {
 				texts = append(texts, s)
@@ -39,12 +41,12 @@ func TestAnalyzerParityChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMapping()
+	m, err := index.NewMapping()
 	if err != nil {
 		t.Fatal(err)
 	}
 	mismatches := 0
-	for _, a := range []string{AnalyzerEN, AnalyzerIdent} {
+	for _, a := range []string{index.AnalyzerEN, index.AnalyzerIdent} {
 		got := browsertest.Eval[[][]string](t, ctx, fmt.Sprintf(`%s.map(s => ErrdocsAnalyzer.terms(%q, s))`, tj, a))
 		if len(got) != len(texts) {
 			t.Fatalf("%s: %d results for %d texts", a, len(got), len(texts))

@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // An incremental export must write exactly what a whole export of the
@@ -61,7 +63,7 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		})
 	}
 	t.Run("default", func(t *testing.T) {
-		stats := checkIncremental(t, genRecords(3000, 11), ExportOptions{Pattern: pattern.Compile}, rounds, nil)
+		stats := checkIncremental(t, genRecords(3000, 11), Options{Pattern: pattern.Compile}, rounds, nil)
 		requireCached(t, stats)
 		// Round 0 edits a documentation (filters kept), round 2 adds a
 		// tag (a filter value: the filter files are made again).
@@ -72,19 +74,19 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 	// Small shards: many runs begin inside a prefix range, and lists
 	// often sit shards away from where their range begins.
 	t.Run("small shards", func(t *testing.T) {
-		requireCached(t, checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, nil))
+		requireCached(t, checkIncremental(t, genRecords(3000, 11), Options{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, nil))
 	})
 	// Without the term cache an incremental export cannot tell which of
 	// a changed record's terms kept their postings: it re-encodes every
 	// shard that may have changed, and still writes what a whole export
 	// writes.
 	t.Run("no term cache", func(t *testing.T) {
-		noCache := func(ix *Index) {
-			if err := os.RemoveAll(filepath.Join(ix.dir, termCacheDir)); err != nil {
+		noCache := func(ex *Exporter) {
+			if err := os.RemoveAll(filepath.Join(ex.ix.Dir(), termCacheDir)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		for round, st := range checkIncremental(t, genRecords(3000, 11), ExportOptions{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, noCache) {
+		for round, st := range checkIncremental(t, genRecords(3000, 11), Options{DictShardBytes: 200, PostingFileBytes: 1024}, rounds, noCache) {
 			if st.CheckedTerms != 0 || st.CachedTerms != 0 {
 				t.Errorf("round %d: %d terms checked, %d from the term cache, with no term cache", round, st.CheckedTerms, st.CachedTerms)
 			}
@@ -101,14 +103,14 @@ func TestExportAfterRenumbering(t *testing.T) {
 	recs := genRecords(600, 5)
 	moved := func(recs []record.Record) {
 		r := &recs[17]
-		before := SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt)
+		before := index.SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt)
 		r.ErrorMessage = "aaa a message of another shape " + r.ErrorMessage
-		if SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt) == before {
+		if index.SortKey(r.BackgroundTag, r.ErrorClass, r.ErrorMessage, r.AnalyzedAt) == before {
 			t.Fatal("the edit left the sort key as it was")
 		}
 	}
 	docs := func(recs []record.Record) { recs[40].Documentation += " Restarting fixed it." }
-	checkIncremental(t, recs, ExportOptions{}, []func([]record.Record){docs, moved, docs}, nil, 1)
+	checkIncremental(t, recs, Options{}, []func([]record.Record){docs, moved, docs}, nil, 1)
 }
 
 // requireCached checks that each round of an incremental export took
@@ -116,7 +118,7 @@ func TestExportAfterRenumbering(t *testing.T) {
 // it (else the comparisons with a whole export do not check those ways),
 // and that the edits, each of one field, left some of those terms as
 // they were.
-func requireCached(t *testing.T, stats []ExportStats) {
+func requireCached(t *testing.T, stats []Stats) {
 	t.Helper()
 	for round, st := range stats {
 		if st.CachedTerms == 0 {
@@ -156,18 +158,18 @@ func TestIncrementalExportMovesPrefixLists(t *testing.T) {
 		},
 		func(recs []record.Record) { recs[2].Documentation += words("c", 10) },
 	}
-	doc := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == "documentation" })
+	doc := slices.IndexFunc(index.Fields, func(f index.Field) bool { return f.Name == "documentation" })
 	var holders []string
-	holder := func(ix *Index) {
+	holder := func(ex *Exporter) {
 		h := "(none)"
-		for _, sh := range ix.pending.Shards {
+		for _, sh := range ex.pending.Shards {
 			if slices.Contains(sh.Lists, listKey("qqx", doc)) {
 				h = sh.First
 			}
 		}
 		holders = append(holders, h)
 	}
-	requireCached(t, checkIncremental(t, recs, ExportOptions{DictShardBytes: 48, PostingFileBytes: 256}, rounds, holder))
+	requireCached(t, checkIncremental(t, recs, Options{DictShardBytes: 48, PostingFileBytes: 256}, rounds, holder))
 	// The documentation field's list was at qqxbbb, then at qqx, back at
 	// qqxbbb, gone (20 terms), and back with 30: the edits moved it as
 	// meant, across the shards of the solutions field's qqxa... terms.
@@ -184,38 +186,40 @@ func TestIncrementalExportMovesPrefixLists(t *testing.T) {
 // after, when set, sees the index after each whole export. The rounds in
 // renumbered move records in the doc numbering: their export must be
 // whole (and still the same files).
-func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, rounds []func([]record.Record), after func(*Index), renumbered ...int) (stats []ExportStats) {
+func checkIncremental(t *testing.T, recs []record.Record, opts Options, rounds []func([]record.Record), after func(*Exporter), renumbered ...int) (stats []Stats) {
 	t.Helper()
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
-	ix, err := Open(cache)
+	ix, err := index.Open(cache)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { ix.Close() }()
-	if _, err := ix.Sync(Records(recs)); err != nil {
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
 		t.Fatal(err)
 	}
 	site := memWriter{}
-	if _, err := ix.Export(site, opts); err != nil {
+	ex := New(ix)
+	if _, err := ex.Export(site, opts); err != nil {
 		t.Fatal(err)
 	}
 	if after != nil {
-		after(ix)
+		after(ex)
 	}
 	marker := "build-0"
-	if err := ix.SaveExportState(marker); err != nil {
+	if err := ex.SaveState(marker); err != nil {
 		t.Fatal(err)
 	}
 	for round, edit := range rounds {
 		if err := ix.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if ix, err = Open(cache); err != nil {
+		if ix, err = index.Open(cache); err != nil {
 			t.Fatal(err)
 		}
+		ex = New(ix)
 		edit(recs)
-		if _, err := ix.Sync(Records(recs)); err != nil {
+		if _, err := ix.Sync(index.Records(recs)); err != nil {
 			t.Fatal(err)
 		}
 		inc := memWriter{}
@@ -229,7 +233,7 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 			}
 			return ok
 		}
-		st, err := ix.Export(inc, o)
+		st, err := ex.Export(inc, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,11 +241,11 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 			t.Fatalf("round %d: the export was incremental: %t, want %t", round, st.Incremental, want)
 		}
 		whole := memWriter{}
-		if _, err := ix.Export(whole, opts); err != nil {
+		if _, err := ex.Export(whole, opts); err != nil {
 			t.Fatal(err)
 		}
 		if after != nil {
-			after(ix)
+			after(ex)
 		}
 		var diff []string
 		for rel, b := range whole {
@@ -272,7 +276,7 @@ func checkIncremental(t *testing.T, recs []record.Record, opts ExportOptions, ro
 		// incremental one's); publish it as the new site
 		site = whole
 		marker = fmt.Sprintf("build-%d", round+1)
-		if err := ix.SaveExportState(marker); err != nil {
+		if err := ex.SaveState(marker); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // edgeTexts exercise tokenizer and filter corners for every analyzer.
@@ -28,15 +30,15 @@ var edgeTexts = []string{
 }
 
 func TestAnalyzerParity(t *testing.T) {
-	f := buildFixture(t, 1500, 11, ExportOptions{})
-	m := f.ix.bleve.Mapping()
+	f := buildFixture(t, 1500, 11, Options{})
+	m := f.ix.Bleve().Mapping()
 
 	// The source texts of every analyzed field, per record.
 	type item struct{ field, analyzer, text string }
 	var items []item
 	for i := range f.recs {
-		doc, _ := buildDoc(&f.recs[i])
-		for _, fld := range Fields {
+		doc, _ := index.BuildDoc(&f.recs[i])
+		for _, fld := range index.Fields {
 			switch v := doc[fld.Name].(type) {
 			case string:
 				items = append(items, item{fld.Name, fld.Analyzer, v})
@@ -47,7 +49,7 @@ func TestAnalyzerParity(t *testing.T) {
 			}
 		}
 	}
-	analyzers := []string{AnalyzerEN, AnalyzerIdent, AnalyzerCode, AnalyzerQCode}
+	analyzers := []string{index.AnalyzerEN, index.AnalyzerIdent, index.AnalyzerCode, index.AnalyzerQCode}
 	for _, a := range analyzers {
 		for _, s := range edgeTexts {
 			items = append(items, item{"", a, s})
@@ -97,7 +99,7 @@ func TestAnalyzerParity(t *testing.T) {
 	}
 	// Every term bleve holds (FieldDict) must be one the JS analyzer made
 	// from the same texts, and the other way round.
-	r, err := f.ix.bleve.Advanced()
+	r, err := f.ix.Bleve().Advanced()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestAnalyzerParity(t *testing.T) {
 	}
 	defer rd.Close()
 	dictTerms := 0
-	for _, fld := range Fields {
+	for _, fld := range index.Fields {
 		fd, err := rd.FieldDict(fld.Name)
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +219,7 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		if r.BackgroundTag != "" {
 			families = append(families, r.BackgroundTag)
 		}
-		d, err := f.ix.side[r.ID].data()
+		d, err := f.ix.DocData(r.ID)
 		if err != nil {
 			panic(err) // a fixture this test built
 		}
@@ -296,7 +298,7 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 }
 
 func TestRankingParity(t *testing.T) {
-	f := buildFixture(t, 3000, 7, ExportOptions{BlockSize: 32, PostingFileBytes: 8 << 10})
+	f := buildFixture(t, 3000, 7, Options{BlockSize: 32, PostingFileBytes: 8 << 10})
 	// Churn: delete, change and add records, so that the index has
 	// several segments and deletions, as after incremental rebuilds.
 	var next []record.Record
@@ -316,7 +318,7 @@ func TestRankingParity(t *testing.T) {
 		extra[i].Slug += "-x"
 	}
 	next = append(next, extra...)
-	st, err := f.ix.Sync(Records(next))
+	st, err := f.ix.Sync(index.Records(next))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +327,7 @@ func TestRankingParity(t *testing.T) {
 	}
 	f.recs = next
 	// Small blocks and files so the engine's pruning and block loading run.
-	if f.st, err = f.ix.Export(dirWriter{f.site + "2"}, ExportOptions{BlockSize: 32, PostingFileBytes: 8 << 10}); err != nil {
+	if f.st, err = New(f.ix).Export(dirWriter{f.site + "2"}, Options{BlockSize: 32, PostingFileBytes: 8 << 10}); err != nil {
 		t.Fatal(err)
 	}
 	f.site += "2"
@@ -346,7 +348,7 @@ func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
 	}
 	ok, nonEmpty := 0, 0
 	for i, q := range qs {
-		want, _, err := f.ix.Search(q.q, q.opts, 10)
+		want, _, err := search(f.ix, q.q, q.opts, 10)
 		if err != nil {
 			t.Fatalf("bleve %q: %v", q.q, err)
 		}
@@ -439,5 +441,5 @@ var _ = context.Background
 // jsonString is s as Go's encoding/json writes it (invalid UTF-8 bytes
 // become U+FFFD, one per byte), which is how terms reach the export.
 func jsonString(s string) string {
-	return validUTF8PerByte(s)
+	return index.ValidUTF8PerByte(s)
 }

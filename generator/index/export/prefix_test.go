@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 // exported prefix list (one virtual leaf in the client) find the same
 // top-10 set as bleve's prefix query.
 func TestPrefixListParity(t *testing.T) {
-	f := buildFixture(t, 3000, 21, ExportOptions{BlockSize: 32, PostingFileBytes: 8 << 10, HeadSize: 32})
+	f := buildFixture(t, 3000, 21, Options{BlockSize: 32, PostingFileBytes: 8 << 10, HeadSize: 32})
 	shards, _ := filepath.Glob(filepath.Join(f.site, "search", "d", "*.js"))
 	seen := map[string]bool{}
 	for _, p := range shards {

@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"encoding/json"
@@ -14,13 +14,15 @@ import (
 
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/record"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // budgetSite returns a site folder holding an export of ERRDOCS_BENCH_N
 // generated records (default 100,000). With ERRDOCS_BUDGET_DIR set, the
 // bleve index is kept there between runs (only the export is redone), which
 // makes repeated measurements cheap; otherwise it lives in a temp folder.
-func budgetSite(tb testing.TB) (site string, recsN int, st ExportStats, indexTime time.Duration) {
+func budgetSite(tb testing.TB) (site string, recsN int, st Stats, indexTime time.Duration) {
 	tb.Helper()
 	n := benchN(100000)
 	dir := os.Getenv("ERRDOCS_BUDGET_DIR")
@@ -29,21 +31,21 @@ func budgetSite(tb testing.TB) (site string, recsN int, st ExportStats, indexTim
 	} else {
 		dir = filepath.Join(dir, fmt.Sprint(n))
 	}
-	ix, err := Open(filepath.Join(dir, "cache"))
+	ix, err := index.Open(filepath.Join(dir, "cache"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer ix.Close()
 	if ix.DocCount() != n {
 		t0 := time.Now()
-		if _, err := ix.Sync(Records(genRecords(n, 1))); err != nil {
+		if _, err := ix.Sync(index.Records(genRecords(n, 1))); err != nil {
 			tb.Fatal(err)
 		}
 		indexTime = time.Since(t0)
 	}
 	site = filepath.Join(dir, "site")
 	os.RemoveAll(site)
-	opts := ExportOptions{Pattern: pattern.Compile}
+	opts := Options{Pattern: pattern.Compile}
 	// ERRDOCS_BUDGET_OPTS="Name=value,..." sets integer export options, for
 	// trying layouts (e.g. PostingFileBytes=8192)
 	if s := os.Getenv("ERRDOCS_BUDGET_OPTS"); s != "" {
@@ -58,7 +60,7 @@ func budgetSite(tb testing.TB) (site string, recsN int, st ExportStats, indexTim
 			f.SetInt(int64(n))
 		}
 	}
-	st, err = ix.Export(dirWriter{site}, opts)
+	st, err = New(ix).Export(dirWriter{site}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,11 +1,12 @@
-package index
+package export
 
 import (
 	"math"
 	"math/rand"
-	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // sortPostings must order any permutation, short or long, with doc
@@ -58,7 +59,7 @@ func TestTermHead(t *testing.T) {
 		for _, i := range long {
 			idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
 			for _, p := range group[i].posts {
-				weight[p.doc] += Fields[group[i].field].Boost * idf * idf * math.Sqrt(float64(p.freq)) * float64(p.norm)
+				weight[p.doc] += index.Fields[group[i].field].Boost * idf * idf * math.Sqrt(float64(p.freq)) * float64(p.norm)
 				count[p.doc]++
 			}
 		}
@@ -112,39 +113,6 @@ func TestTermHead(t *testing.T) {
 		}
 		if tails[2] != nil {
 			t.Fatalf("n=%d: a tail for the inline list", n)
-		}
-	}
-}
-
-// The side store's doc data survives its compact encoding, and a
-// damaged blob is an error, not a panic or a silent loss.
-func TestDocDataEncoding(t *testing.T) {
-	for _, d := range []DocData{
-		{},
-		{ID: "a", Title: "t\x00ü", URL: "x/y/", Repo: "o/r", Severity: "high", ErrorType: "runtime", Language: "go",
-			Tags: []string{"", "net", "tls"}, ErrorClass: "E", ErrorCode: "C1", Snippet: "s", Pattern: "^(a+)+$"},
-	} {
-		b := encodeDocData(d)
-		got, err := decodeDocData(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Tags) == 0 {
-			got.Tags = nil
-		}
-		if len(d.Tags) == 0 {
-			d.Tags = nil
-		}
-		if !reflect.DeepEqual(got, d) {
-			t.Fatalf("round trip: got %+v, want %+v", got, d)
-		}
-		for cut := 0; cut < len(b); cut++ {
-			if _, err := decodeDocData(b[:cut]); err == nil {
-				t.Fatalf("a blob cut at %d of %d decoded without error", cut, len(b))
-			}
-		}
-		if _, err := decodeDocData(append(slices.Clone(b), 0)); err == nil {
-			t.Fatal("trailing byte accepted")
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // ERRDOCS_BENCH_REPEAT (default 7) timed searches (performance.now()).
 // Reports the median and p95 over queries of each query's median
 // (ERRDOCS_BENCH_VERBOSE=1 also prints each query's).
-// Run: go test ./generator/index -run '^$' -bench SearchChromium -benchtime 1x -timeout 60m
+// Run: go test ./generator/index/export -run '^$' -bench SearchChromium -benchtime 1x -timeout 60m
 func BenchmarkSearchChromium(b *testing.B) {
 	site, n, _, _ := budgetSite(b)
 	qs := budgetQueries(genRecords(n, 1))

@@ -1,10 +1,9 @@
-package index
+package export
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,9 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // The term cache keeps, for each dictionary shard of the export, the
@@ -37,7 +39,11 @@ import (
 
 const termCacheDir = "terms"
 
-var termCacheMagic = []byte("errdocs-terms-1\n")
+// A term cache file is an internal/cachefile of this kind and version.
+const (
+	termCacheKind    = "terms"
+	termCacheVersion = 2
+)
 
 // dupDF marks a cache entry whose (field, term) appears twice in a shard
 // (two raw terms with one valid-UTF-8 form): not used.
@@ -72,83 +78,60 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 }
 
 // writeTermCache writes a shard's cache file, unless one of that name is
-// there already (its content is the same: the name is the shard's hash).
+// there already in this format (its content is the same: the name is the
+// shard's hash).
 func writeTermCache(dir, hash string, body []byte) error {
 	path := filepath.Join(dir, hash)
-	if _, err := os.Stat(path); err == nil {
-		return nil
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, 64)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if _, err := cachefile.Header(head[:n], termCacheKind, termCacheVersion); err == nil {
+			return nil
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	b := make([]byte, 0, len(termCacheMagic)+len(body)+4)
-	b = append(append(b, termCacheMagic...), body...)
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	b := cachefile.Begin(make([]byte, 0, len(body)+48), termCacheKind, termCacheVersion)
+	return cachefile.WriteFile(path, cachefile.Seal(append(b, body...)))
 }
 
 var errTermCache = errors.New("index: term cache file damaged")
 
 // readTermCache decodes a shard's cache file: (field, term) → postings.
 func readTermCache(path string) (map[string]fieldTerm, error) {
-	b, err := os.ReadFile(path)
+	body, err := cachefile.ReadFile(path, termCacheKind, termCacheVersion)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(termCacheMagic)+4 || !bytes.HasPrefix(b, termCacheMagic) ||
-		crc32.ChecksumIEEE(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return nil, errTermCache
-	}
-	b = b[len(termCacheMagic) : len(b)-4]
 	out := map[string]fieldTerm{}
-	uv := func() uint64 {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			b = nil
-			return 0
-		}
-		b = b[n:]
-		return v
-	}
-	for len(b) > 0 {
-		entry := b
-		field := int(uv())
-		tl := uv()
-		if uint64(len(b)) < tl {
-			return nil, errTermCache
-		}
-		term := string(b[:tl])
-		b = b[tl:]
-		df := uv()
-		n := uv()
-		if n > uint64(len(b)) { // every posting takes at least a byte
-			return nil, errTermCache
-		}
-		ft := fieldTerm{term: term, field: field, df: df, posts: make([]posting, n)}
+	r := cachefile.NewReader(body)
+	for r.Len() > 0 {
+		entry := r.Len()
+		field := r.Int(len(index.Fields) - 1)
+		term := r.String()
+		df := r.Uvarint()
+		// every posting takes at least a byte
+		ft := fieldTerm{term: term, field: field, df: df, posts: make([]posting, r.Count())}
 		doc := uint32(0)
 		for i := range ft.posts {
-			doc += uint32(uv())
-			freq := uv()
+			doc += uint32(r.Uvarint())
+			freq := r.Uvarint()
 			var norm float32
-			if l := uv(); l > 0 {
+			if l := r.Uvarint(); l > 0 {
 				norm = float32(1 / math.Sqrt(float64(l)))
 			} else {
-				if len(b) < 4 {
-					return nil, errTermCache
-				}
-				norm = math.Float32frombits(binary.LittleEndian.Uint32(b))
-				b = b[4:]
+				norm = math.Float32frombits(r.Uint32())
 			}
 			ft.posts[i] = posting{doc: doc, freq: uint32(freq), norm: norm}
 		}
-		if b == nil {
+		if r.Err() != nil {
 			return nil, errTermCache
 		}
-		ft.cached = entry[: len(entry)-len(b) : len(entry)-len(b)]
+		n := entry - r.Len()
+		start := len(body) - entry
+		ft.cached = body[start : start+n : start+n]
 		key := cacheKey(field, term)
 		if _, dup := out[key]; dup {
 			ft = fieldTerm{df: dupDF}

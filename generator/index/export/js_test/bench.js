@@ -11,7 +11,7 @@ const path = require("path");
 const vm = require("vm");
 const zlib = require("zlib");
 
-const root = path.join(__dirname, "..", "..", "..");
+const root = path.join(__dirname, "..", "..", "..", "..");
 const site = process.argv[2];
 const queries = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const repeats = +(process.argv[4] || 5);

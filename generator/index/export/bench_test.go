@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"bytes"
@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs/generator/pattern"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // TestExportBudget checks the file budgets at small scale: no file over
 // 1 MB, few files per record, a deterministic export.
 func TestExportBudget(t *testing.T) {
-	f := buildFixture(t, 2000, 3, ExportOptions{})
+	f := buildFixture(t, 2000, 3, Options{})
 	st := f.st
 	if st.MaxFileBytes > 1<<20 {
 		t.Errorf("largest file %s is %d bytes, over 1 MB", st.MaxFile, st.MaxFileBytes)
@@ -34,10 +36,10 @@ func TestExportBudget(t *testing.T) {
 		t.Errorf("%d norms did not round-trip as field lengths", st.NormFallbacks)
 	}
 	m1, m2 := memWriter{}, memWriter{}
-	if _, err := f.ix.Export(m1, ExportOptions{}); err != nil {
+	if _, err := New(f.ix).Export(m1, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.ix.Export(m2, ExportOptions{}); err != nil {
+	if _, err := New(f.ix).Export(m2, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(m1) != len(m2) {
@@ -70,10 +72,10 @@ func (discardWriter) WriteFile(string, []byte) error { return nil }
 // With ERRDOCS_BENCH_INDEX set to a build's index cache folder
 // (CACHE/index), it exports that index instead (read only).
 func BenchmarkExport(b *testing.B) {
-	var ix *Index
+	var ix *index.Index
 	var err error
 	if dir := os.Getenv("ERRDOCS_BENCH_INDEX"); dir != "" {
-		if ix, err = Open(dir); err != nil {
+		if ix, err = index.Open(dir); err != nil {
 			b.Fatal(err)
 		}
 		if ix.Len() == 0 {
@@ -81,18 +83,18 @@ func BenchmarkExport(b *testing.B) {
 		}
 	} else {
 		n := benchN(20000)
-		if ix, err = Open(filepath.Join(b.TempDir(), "cache")); err != nil {
+		if ix, err = index.Open(filepath.Join(b.TempDir(), "cache")); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ix.Sync(Records(genRecords(n, 1))); err != nil {
+		if _, err := ix.Sync(index.Records(genRecords(n, 1))); err != nil {
 			b.Fatal(err)
 		}
 	}
 	defer ix.Close()
 	b.ResetTimer()
-	var st ExportStats
+	var st Stats
 	for b.Loop() {
-		st, err = ix.Export(discardWriter{}, ExportOptions{})
+		st, err = New(ix).Export(discardWriter{}, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -105,29 +107,29 @@ func BenchmarkExport(b *testing.B) {
 // 100,000 records; ERRDOCS_BENCH_N overrides): index time, export time,
 // file count and sizes, and the bytes (gzip-equivalent) a Node client of
 // engine.js loads for typical 2-3 word queries from a cold start and warm.
-// Run: go test ./generator/index -run '^$' -bench SearchBudget -benchtime 1x -timeout 30m
+// Run: go test ./generator/index/export -run '^$' -bench SearchBudget -benchtime 1x -timeout 30m
 func BenchmarkSearchBudget(b *testing.B) {
 	n := benchN(100000)
 	for b.Loop() {
 		dir := b.TempDir()
-		ix, err := Open(filepath.Join(dir, "cache"))
+		ix, err := index.Open(filepath.Join(dir, "cache"))
 		if err != nil {
 			b.Fatal(err)
 		}
 		recs := genRecords(n, 1)
 		t0 := time.Now()
-		if _, err := ix.Sync(Records(recs)); err != nil {
+		if _, err := ix.Sync(index.Records(recs)); err != nil {
 			b.Fatal(err)
 		}
 		indexTime := time.Since(t0)
 		site := filepath.Join(dir, "site")
-		st, err := ix.Export(dirWriter{site}, ExportOptions{Pattern: pattern.Compile})
+		st, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile})
 		if err != nil {
 			b.Fatal(err)
 		}
 		// no-change sync
 		t1 := time.Now()
-		ss, err := ix.Sync(Records(recs))
+		ss, err := ix.Sync(index.Records(recs))
 		if err != nil {
 			b.Fatal(err)
 		}

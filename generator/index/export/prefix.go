@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"math"
@@ -113,7 +113,7 @@ func splitVHead(posts []vposting, n int) (head, rest []vposting) {
 
 // encodeVBlock: per posting cv(doc - prev) cv(m) then m × (cv(child)
 // tfcode); returns the block's largest value.
-func encodeVBlock(blk []vposting, st *ExportStats) (cvWriter, float64) {
+func encodeVBlock(blk []vposting, st *Stats) (cvWriter, float64) {
 	var enc cvWriter
 	prev := blk[0].doc
 	best := 0.0

@@ -1,32 +1,10 @@
-package index
+package export
 
 import (
 	"math"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
-
-// validUTF8PerByte replaces each byte that is not part of valid UTF-8 by
-// U+FFFD, as encoding/json does. bleve's lowercase filter can leave such
-// bytes in a term (see analyzer.js lowerBytes); the export writes terms in
-// this form and sorts them in it, so the client's code point order holds.
-func validUTF8PerByte(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 {
-			b.WriteString("\uFFFD")
-		} else {
-			b.WriteString(s[i : i+w])
-		}
-		i += w
-	}
-	return b.String()
-}
 
 // The export encodes numbers as "char varints": each character of the
 // alphabet carries 5 data bits and a continuation bit, least significant

@@ -1,6 +1,7 @@
-package index
+package export
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -15,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // An incremental export re-encodes only the dictionary shards (with their
@@ -37,8 +41,7 @@ import (
 
 // exportState is what an export leaves for the next one.
 type exportState struct {
-	Version   int
-	Options   [32]byte // ExportOptions and the mapping
+	Options   [32]byte // Options and the mapping
 	Marker    string   // the published site's build marker (set on save)
 	Index     [32]byte // the records indexed (sideKey) when exported
 	DocCount  uint64
@@ -51,12 +54,16 @@ type exportState struct {
 	IDNames   map[string]string // id index files: key → hash
 }
 
+// The state is a gob in an internal/cachefile of this kind and version
+// (2: shards list the prefix lists they hold; 3: and have term cache
+// files; 4: filters kept; 5: id index kept; 6: framed as a cache file).
 const (
-	exportStateVersion = 5 // 2: shards list the prefix lists they hold; 3: and have term cache files; 4: filters kept; 5: id index kept
-	exportStateFile    = "export.gob"
-	// maxIncremental bounds the changed records of an incremental export;
-	// beyond it a whole export is about as fast.
-	maxIncremental = 2000
+	exportStateKind    = "export state"
+	exportStateVersion = 6
+	exportStateFile    = "export.state"
+	// oldExportStateFile is the state of versions up to 5, removed when
+	// a state is saved.
+	oldExportStateFile = "export.gob"
 )
 
 func (s *exportState) rFile(dir string, f int) string {
@@ -72,11 +79,11 @@ func (s *exportState) unusable(doc int) bool {
 }
 
 // optionsKey fingerprints what shapes the export besides the index.
-func optionsKey(o ExportOptions) [32]byte {
+func optionsKey(o Options) [32]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d %s %d %d %d %d %d %d %d %d %d %t %s %v",
 		FormatVersion, o.Dir, o.DictShardBytes, o.PostingFileBytes, o.DocsPerFile, o.PatternsPerFile,
-		o.BlockSize, o.HeadSize, o.HeadMin, o.SnippetRunes, o.InlineMax, o.Pattern != nil, mappingVersion, Fields)
+		o.BlockSize, o.HeadSize, o.HeadMin, o.SnippetRunes, o.InlineMax, o.Pattern != nil, index.MappingVersion, index.Fields)
 	fmt.Fprintf(h, " %d %d %d", o.FilterFileBytes, PrefixListMin, PrefixListMaxRunes)
 	return [32]byte(h.Sum(nil))
 }
@@ -96,30 +103,30 @@ func numberingKey(ids, sortKeys []string) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
-// SaveExportState keeps what the last Export left for the next one, once
+// SaveState keeps what the last Export left for the next one, once
 // its files are published in the site whose build marker is marker.
-func (ix *Index) SaveExportState(marker string) error {
-	if ix.pending == nil {
-		err := os.Remove(filepath.Join(ix.dir, exportStateFile))
+func (ex *Exporter) SaveState(marker string) error {
+	if ex.pending == nil {
+		err := os.Remove(filepath.Join(ex.ix.Dir(), exportStateFile))
 		if errors.Is(err, os.ErrNotExist) {
 			err = nil
 		}
 		return err
 	}
-	s := *ix.pending
-	if err := saveExportState(ix.dir, &s, marker); err != nil {
+	s := *ex.pending
+	if err := saveExportState(ex.ix.Dir(), &s, marker); err != nil {
 		return err
 	}
-	return pruneTermCache(filepath.Join(ix.dir, termCacheDir), s.Shards)
+	return pruneTermCache(filepath.Join(ex.ix.Dir(), termCacheDir), s.Shards)
 }
 
 // freshTerms lists, per field, the terms the changed records hold now.
-func (ix *Index) freshTerms() []map[string]bool {
-	out := make([]map[string]bool, len(Fields))
+func (ex *Exporter) freshTerms() []map[string]bool {
+	out := make([]map[string]bool, len(index.Fields))
 	for fi := range out {
 		out[fi] = map[string]bool{}
 	}
-	for _, perField := range ix.touched {
+	for _, perField := range ex.ch.Terms {
 		for fi, terms := range perField {
 			for _, t := range terms {
 				out[fi][t] = true
@@ -130,32 +137,26 @@ func (ix *Index) freshTerms() []map[string]bool {
 }
 
 func saveExportState(dir string, s *exportState, marker string) error {
-	path := filepath.Join(dir, exportStateFile)
 	s.Marker = marker
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
+	var b bytes.Buffer
+	b.Write(cachefile.Begin(nil, exportStateKind, exportStateVersion))
+	if err := gob.NewEncoder(&b).Encode(s); err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(f).Encode(s); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	os.Remove(filepath.Join(dir, oldExportStateFile))
+	return cachefile.WriteFile(filepath.Join(dir, exportStateFile), cachefile.Seal(b.Bytes()))
 }
 
-// MoveExportState carries the state of the export published in the site
+// MoveState carries the state of the export published in the site
 // marked from over to the site marked to, when a build kept that export
 // whole (the index in dir was not opened).
-func MoveExportState(dir, from, to string) error {
+func MoveState(dir, from, to string) error {
 	if from == to {
 		return nil // the same site: the state is valid as it is
 	}
 	s, err := loadExportState(dir)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && s.Marker != from) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, cachefile.ErrOther) || errors.Is(err, cachefile.ErrDamaged) ||
+		(err == nil && s.Marker != from) {
 		return nil // nothing to carry: the next export is made whole
 	}
 	if err != nil {
@@ -165,17 +166,16 @@ func MoveExportState(dir, from, to string) error {
 	return saveExportState(dir, s, to)
 }
 
-func (ix *Index) loadExportState() (*exportState, error) { return loadExportState(ix.dir) }
+func (ex *Exporter) loadExportState() (*exportState, error) { return loadExportState(ex.ix.Dir()) }
 
 func loadExportState(dir string) (*exportState, error) {
-	f, err := os.Open(filepath.Join(dir, exportStateFile))
+	body, err := cachefile.ReadFile(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var s exportState
-	if err := gob.NewDecoder(f).Decode(&s); err != nil {
-		return nil, err
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("%w: %v", cachefile.ErrDamaged, err)
 	}
 	return &s, nil
 }
@@ -183,7 +183,7 @@ func loadExportState(dir string) (*exportState, error) {
 // incremental is the plan of an incremental export.
 type incremental struct {
 	prev     *exportState
-	opts     ExportOptions
+	opts     Options
 	changed  []uint32       // doc numbers
 	affected []bool         // by previous shard
 	holder   map[string]int // listKey → the previous shard that held the list
@@ -198,46 +198,39 @@ type incremental struct {
 	checked, nChanged int
 }
 
-// Incremental reports whether the next Export can be incremental as far
-// as the index knows: records were only edited since it was opened, and
-// few. (The export may still turn out whole: its saved state decides.)
-func (ix *Index) Incremental() bool {
-	return ix != nil && ix.touched != nil && !ix.restructured && len(ix.touched) <= maxIncremental
-}
-
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
 //
 // read reads a term's postings from bleve.
-func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []string, fields [][]dictTerm,
+func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm,
 	read func(field int, raw, term string) (fieldTerm, error)) (*incremental, error) {
-	if opts.Keep == nil || opts.Has == nil || ix.touched == nil || ix.restructured {
+	if opts.Keep == nil || opts.Has == nil || ex.ch.Terms == nil || ex.ch.Restructured {
 		return nil, nil
 	}
-	prev, err := ix.loadExportState()
-	if err != nil || prev.Version != next.Version || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
-		prev.Index != ix.openKey || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
+	prev, err := ex.loadExportState()
+	if err != nil || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
+		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
 		return nil, nil
 	}
-	if len(ix.touched) > maxIncremental {
+	if len(ex.ch.Terms) > index.MaxChanged {
 		return nil, nil
 	}
-	num := make(map[string]uint32, len(ix.touched))
+	num := make(map[string]uint32, len(ex.ch.Terms))
 	for i, id := range ids {
-		if _, ok := ix.touched[id]; ok {
+		if _, ok := ex.ch.Terms[id]; ok {
 			num[id] = uint32(i)
 		}
 	}
-	if len(num) != len(ix.touched) {
+	if len(num) != len(ex.ch.Terms) {
 		return nil, nil
 	}
 	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),
-		cacheDir: filepath.Join(ix.dir, termCacheDir)}
+		cacheDir: filepath.Join(ex.ix.Dir(), termCacheDir)}
 	for _, n := range num {
 		inc.changed = append(inc.changed, n)
 	}
 	slices.Sort(inc.changed)
-	fresh := ix.freshTerms()
+	fresh := ex.freshTerms()
 	inc.cache = newTermCache(inc.cacheDir, prev.Shards, inc.changed, fresh)
 	shardOf := inc.cache.shardOf
 	holder := map[string]int{}
@@ -289,7 +282,7 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 		// into such a shard reads its terms again): let it go, 200 MB at
 		// half a million records.
 		for k := range preread {
-			if !inc.affected[shardOf(validUTF8PerByte(k.term))] {
+			if !inc.affected[shardOf(index.ValidUTF8PerByte(k.term))] {
 				delete(preread, k)
 			}
 		}
@@ -306,7 +299,7 @@ func (ix *Index) planIncremental(opts ExportOptions, next *exportState, ids []st
 				}
 			}
 		}
-		for _, perField := range ix.touched {
+		for _, perField := range ex.ch.Terms {
 			for fi, terms := range perField {
 				for _, t := range terms {
 					mark(fi, t, true)
@@ -516,7 +509,7 @@ var keptFile = [32]byte{}
 // keepFiles says, for each doc data (or pattern) file of per records,
 // whether it is kept from the previous export (none of its records
 // changed), and keeps those. nil inc keeps none.
-func (inc *incremental) keepFiles(per, nDocs int, rel func(f int) string, st *ExportStats) []bool {
+func (inc *incremental) keepFiles(per, nDocs int, rel func(f int) string, st *Stats) []bool {
 	n := (nDocs + per - 1) / per
 	keep := make([]bool, n)
 	if inc == nil {
@@ -541,7 +534,7 @@ func (inc *incremental) keepFiles(per, nDocs int, rel func(f int) string, st *Ex
 
 // shards re-encodes the runs of affected shards and keeps the others.
 func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRange, pr *postingsReader,
-	docCount uint64, w *exportWriter, st *ExportStats) ([]shardOut, error) {
+	docCount uint64, w *exportWriter, st *Stats) ([]shardOut, error) {
 	old := inc.prev.Shards
 	firstIdx := make(map[string]int, len(old))
 	for i, sh := range old {
@@ -627,46 +620,6 @@ func (l *shardWriter) wrote(k string) bool {
 		}
 	}
 	return false
-}
-
-// noteTerms records, for an incremental export, the terms bleve will
-// index for a record: per field, as the export writes them.
-func (ix *Index) noteTerms(id string, doc map[string]interface{}) {
-	if ix.touched == nil || len(ix.touched) > maxIncremental {
-		return
-	}
-	m := ix.bleve.Mapping()
-	perField := make([][]string, len(Fields))
-	for fi, f := range Fields {
-		a := m.AnalyzerNamed(f.Analyzer)
-		if a == nil {
-			ix.touched = nil // cannot tell: no incremental export
-			return
-		}
-		var texts []string
-		switch v := doc[f.Name].(type) {
-		case string:
-			texts = []string{v}
-		case []interface{}:
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					texts = append(texts, s)
-				}
-			}
-		}
-		seen := map[string]bool{}
-		for _, text := range texts {
-			for _, tok := range a.Analyze([]byte(text)) {
-				t := validUTF8PerByte(string(tok.Term))
-				if !seen[t] {
-					seen[t] = true
-					perField[fi] = append(perField[fi], t)
-				}
-			}
-		}
-	}
-	ix.touched[id] = perField
-	ix.touchedFilters[id] = docFilterSum(doc)
 }
 
 // the terms of a dictionary position onwards, for a run of shards

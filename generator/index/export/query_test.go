@@ -1,9 +1,8 @@
-package index
+package export
 
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -11,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // QueryOptions selects the query structure; engine.js builds the same one.
@@ -27,15 +28,6 @@ type QueryOptions struct {
 	Filters map[string][]string
 }
 
-// MinPrefixRunes is the shortest last word that gets a prefix clause: a
-// shorter prefix expands to too many terms for the client to load cheaply.
-const MinPrefixRunes = 3
-
-// FuzzyPrefix is the number of leading bytes a fuzzy candidate must share
-// with the query term (bleve's FuzzyQuery prefix). It restricts candidates
-// to a dictionary range the client loads in one or two shards.
-const FuzzyPrefix = 2
-
 // BuildQuery returns the bleve query for text, or nil when the text has no
 // searchable token (then results are filter-only, in doc order).
 //
@@ -46,7 +38,7 @@ const FuzzyPrefix = 2
 // field's boost. Scoring is bleve's default TF-IDF with coord and queryNorm.
 func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
 	var clauses []query.Query
-	for _, f := range Fields {
+	for _, f := range index.Fields {
 		a := m.AnalyzerNamed(f.QueryAnalyzer)
 		if a == nil {
 			return nil, fmt.Errorf("index: no analyzer %q", f.QueryAnalyzer)
@@ -65,7 +57,7 @@ func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 			if fz > 0 {
 				q := query.NewFuzzyQuery(term)
 				q.SetFuzziness(fz)
-				q.SetPrefix(FuzzyPrefix)
+				q.SetPrefix(index.FuzzyPrefix)
 				q.SetField(f.Name)
 				q.SetBoost(f.Boost)
 				tqs[i] = q
@@ -82,7 +74,7 @@ func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 	}
 	if opts.Prefix {
 		if w := LastWord(m, text); w != "" {
-			for _, f := range Fields {
+			for _, f := range index.Fields {
 				q := query.NewPrefixQuery(w)
 				q.SetField(f.Name)
 				q.SetBoost(f.Boost)
@@ -101,7 +93,7 @@ func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 // LastWord is the type-ahead word: the last token of the unicode tokenizer,
 // lowercased, if it ends the text and has at least MinPrefixRunes runes.
 func LastWord(m mapping.IndexMapping, text string) string {
-	a := m.AnalyzerNamed(AnalyzerIdent)
+	a := m.AnalyzerNamed(index.AnalyzerIdent)
 	if a == nil {
 		return ""
 	}
@@ -110,7 +102,7 @@ func LastWord(m mapping.IndexMapping, text string) string {
 		return ""
 	}
 	last := toks[len(toks)-1]
-	if last.End != len(text) || utf8.RuneCount(last.Term) < MinPrefixRunes {
+	if last.End != len(text) || utf8.RuneCount(last.Term) < index.MinPrefixRunes {
 		return ""
 	}
 	return string(last.Term)
@@ -120,7 +112,7 @@ func LastWord(m mapping.IndexMapping, text string) string {
 // their values, or nil without filters.
 func filterQuery(filters map[string][]string) (query.Query, error) {
 	var conj []query.Query
-	for _, name := range FilterFields {
+	for _, name := range index.FilterFields {
 		vals := filters[name]
 		if len(vals) == 0 {
 			continue
@@ -128,7 +120,7 @@ func filterQuery(filters map[string][]string) (query.Query, error) {
 		var ds []query.Query
 		for _, v := range vals {
 			q := query.NewTermQuery(v)
-			q.SetField(FilterFieldPrefix + name)
+			q.SetField(index.FilterFieldPrefix + name)
 			ds = append(ds, q)
 		}
 		conj = append(conj, query.NewDisjunctionQuery(ds))
@@ -145,7 +137,7 @@ func filterQuery(filters map[string][]string) (query.Query, error) {
 }
 
 func isFilterField(name string) bool {
-	for _, f := range FilterFields {
+	for _, f := range index.FilterFields {
 		if f == name {
 			return true
 		}
@@ -159,15 +151,15 @@ type Hit struct {
 	Score float64 `json:"score"`
 }
 
-// Search runs the documented query structure through bleve: the reference
+// search runs the documented query structure through bleve: the reference
 // the browser engine is tested against. Results sort by score, then by
 // SortKey (family, class, message shape, newest), then id; filter-only
 // queries sort by SortKey, then id, with score 0.
-func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
-	if ix == nil || ix.bleve == nil {
+func search(ix *index.Index, text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
+	if ix == nil || ix.Bleve() == nil {
 		return nil, 0, errors.New("index: Search on a closed index")
 	}
-	m := ix.bleve.Mapping()
+	m := ix.Bleve().Mapping()
 	q, err := BuildQuery(m, text, opts)
 	if err != nil {
 		return nil, 0, err
@@ -177,13 +169,13 @@ func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64
 		return nil, 0, err
 	}
 	var final query.Query
-	sortBy := []string{"-_score", sortKeyField, "_id"}
+	sortBy := []string{"-_score", index.SortKeyField, "_id"}
 	switch {
 	case q == nil && fq == nil:
 		return nil, 0, nil
 	case q == nil:
 		final = fq
-		sortBy = []string{sortKeyField, "_id"}
+		sortBy = []string{index.SortKeyField, "_id"}
 	case fq == nil:
 		final = q
 	default:
@@ -194,7 +186,7 @@ func (ix *Index) Search(text string, opts QueryOptions, size int) ([]Hit, uint64
 	}
 	req := bleve.NewSearchRequestOptions(final, size, 0, false)
 	req.SortBy(sortBy)
-	res, err := ix.bleve.Search(req)
+	res, err := ix.Bleve().Search(req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -227,11 +219,3 @@ func terms(ts analysis.TokenStream) []string {
 }
 
 // sortedKeys returns map keys in order (deterministic iteration).
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}

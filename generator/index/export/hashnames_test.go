@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 var (
@@ -59,9 +61,9 @@ func checkHashedNames(t *testing.T, files memWriter) {
 }
 
 func TestHashedNames(t *testing.T) {
-	f := buildFixture(t, 2000, 3, ExportOptions{})
+	f := buildFixture(t, 2000, 3, Options{})
 	m := memWriter{}
-	if _, err := f.ix.Export(m, ExportOptions{}); err != nil {
+	if _, err := New(f.ix).Export(m, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	checkHashedNames(t, m)
@@ -84,17 +86,17 @@ func TestOneChangeRenamesFew(t *testing.T) {
 	}
 	const n = 20000
 	dir := t.TempDir()
-	ix, err := Open(filepath.Join(dir, "cache"))
+	ix, err := index.Open(filepath.Join(dir, "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
 	recs := genRecords(n, 7)
-	if _, err := ix.Sync(Records(recs)); err != nil {
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
 		t.Fatal(err)
 	}
 	before := memWriter{}
-	if _, err := ix.Export(before, ExportOptions{}); err != nil {
+	if _, err := New(ix).Export(before, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	checkHashedNames(t, before)
@@ -123,11 +125,11 @@ func TestOneChangeRenamesFew(t *testing.T) {
 			k = n / 2
 		}
 		recs[k].Documentation = c.edit(recs[k].Documentation)
-		if _, err := ix.Sync(Records(recs)); err != nil {
+		if _, err := ix.Sync(index.Records(recs)); err != nil {
 			t.Fatal(err)
 		}
 		after := memWriter{}
-		if _, err := ix.Export(after, ExportOptions{}); err != nil {
+		if _, err := New(ix).Export(after, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		checkHashedNames(t, after)

@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
@@ -31,9 +33,9 @@ import (
 // next to it. A shard ends where its terms' current postings file ends (or
 // when it is far too large), so that it leaves no part-filled file behind.
 type shardWriter struct {
-	opts ExportOptions
+	opts Options
 	w    *exportWriter
-	st   *ExportStats
+	st   *Stats
 
 	// the shard being filled
 	terms    []string
@@ -79,7 +81,7 @@ func (s *shardOut) has(doc uint32) bool {
 	return int(doc/64) < len(s.Docs) && s.Docs[doc/64]&(1<<(doc%64)) != 0
 }
 
-func newShardWriter(opts ExportOptions, w *exportWriter, st *ExportStats, nDocs int) *shardWriter {
+func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
 	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*vlist{}}
 }
 
@@ -121,7 +123,7 @@ func (w *exportWriter) content(kind, body string) (string, string, error) {
 	if prev, ok := w.seen[rel]; ok {
 		// the same bytes again (or a kept file of that name): written once
 		if prev != sum && prev != keptFile {
-			return "", "", fmt.Errorf("index: two export files hash to %s; change ExportOptions to export", rel)
+			return "", "", fmt.Errorf("index: two export files hash to %s; change Options to export", rel)
 		}
 		return h, rel, nil
 	}
@@ -288,7 +290,7 @@ type preparedTerm struct {
 }
 
 // prepareTerm prepares a term's group (fields ascending) for addTerm.
-func prepareTerm(group []fieldTerm, opts ExportOptions, docCount uint64) *preparedTerm {
+func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm {
 	pt := &preparedTerm{nTail: make([]int, len(group)), blocks: make([][]encodedBlock, len(group))}
 	for i := range group {
 		pt.cached = appendCachedTerm(pt.cached, &group[i])
@@ -395,7 +397,7 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 			j++
 		}
 		blocks := pt.blocks[i]
-		err := l.putList(&l.enc, termStream, false, ft.term+"\x00"+Fields[ft.field].Name, pt.nTail[i], nil, hmax, func(lo, hi int) encodedBlock {
+		err := l.putList(&l.enc, termStream, false, ft.term+"\x00"+index.Fields[ft.field].Name, pt.nTail[i], nil, hmax, func(lo, hi int) encodedBlock {
 			return blocks[lo/opts.BlockSize]
 		})
 		if err != nil {
@@ -475,7 +477,7 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 	w := make([]float64, len(long))
 	for j, i := range long {
 		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
-		w[j] = Fields[group[i].field].Boost * idf * idf
+		w[j] = index.Fields[group[i].field].Boost * idf * idf
 	}
 	// the documents of the long lists in doc order, with their weights
 	// (a merge of the lists, each in doc order), in buffers kept from
@@ -603,7 +605,7 @@ func (h *termHead) encode(w *cvWriter) int {
 // bigPrefix postings or more goes to the prefix postings files.
 func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
 	opts, st := l.opts, l.st
-	item := "\x01" + vl.prefix + "\x00" + Fields[vl.field].Name
+	item := "\x01" + vl.prefix + "\x00" + index.Fields[vl.field].Name
 	posts := vl.posts
 	for _, p := range posts {
 		l.mark(p.doc)

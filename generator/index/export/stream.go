@@ -1,4 +1,4 @@
-package index
+package export
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // The export streams the index: terms are visited in the export's order
@@ -70,8 +72,8 @@ type dictTerm struct {
 // terms (by their valid-UTF-8 form; bleve's order is by raw bytes, which
 // differs only for terms with invalid UTF-8).
 func fieldTerms(r bindex.IndexReader) ([][]dictTerm, error) {
-	out := make([][]dictTerm, len(Fields))
-	for fi, f := range Fields {
+	out := make([][]dictTerm, len(index.Fields))
+	for fi, f := range index.Fields {
 		raw, err := dictTerms(r, f.Name)
 		if err != nil {
 			return nil, err
@@ -79,7 +81,7 @@ func fieldTerms(r bindex.IndexReader) ([][]dictTerm, error) {
 		list := make([]dictTerm, len(raw))
 		sorted := true
 		for i, t := range raw {
-			list[i] = dictTerm{validUTF8PerByte(t), t}
+			list[i] = dictTerm{index.ValidUTF8PerByte(t), t}
 			if i > 0 && list[i].term < list[i-1].term {
 				sorted = false
 			}
@@ -242,8 +244,8 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 type postingsReader struct {
 	r     bindex.IndexReader
 	nums  *docNumbers
-	cache *termCache    // unchanged terms of the previous export (nil: none)
-	opts  ExportOptions // to prepare terms (prepareTerm); BlockSize 0: not prepared
+	cache *termCache // unchanged terms of the previous export (nil: none)
+	opts  Options    // to prepare terms (prepareTerm); BlockSize 0: not prepared
 	// preread holds terms read already (incremental.changedTerms), each
 	// given once.
 	mu      sync.Mutex
@@ -269,7 +271,7 @@ func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
 
 // readBleve reads a term's postings from bleve.
 func (pr *postingsReader) readBleve(field int, raw, term string) (fieldTerm, error) {
-	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), Fields[field].Name, true, true, false)
+	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), index.Fields[field].Name, true, true, false)
 	if err != nil {
 		return fieldTerm{}, err
 	}

@@ -1,4 +1,10 @@
-package index
+// Package export writes the bleve index (generator/index) as static files
+// that the browser client (static/search/engine.js) searches with bleve's
+// own scoring. The export is read back from the bleve index (term
+// dictionaries, postings with frequencies and norms), so what bleve
+// indexed is exactly what the browser searches. FORMAT.md in this folder
+// describes the files and the query structure the client mirrors.
+package export
 
 import (
 	"context"
@@ -20,20 +26,22 @@ import (
 	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // FileWriter receives the exported files, with paths relative to the site
-// root (all under ExportOptions.Dir).
+// root (all under Options.Dir).
 type FileWriter interface {
 	WriteFile(rel string, data []byte) error
 }
 
-// ExportOptions tunes the export. Zero values take the defaults.
-type ExportOptions struct {
+// Options tunes the export. Zero values take the defaults.
+type Options struct {
 	// Pattern compiles a record's messagePattern into the program the
 	// client matches pasted errors with; its JSON is stored in the doc
 	// data as "pattern". nil omits patterns. An error omits the pattern
-	// of that record (counted in ExportStats.PatternErrors).
+	// of that record (counted in Stats.PatternErrors).
 	Pattern func(expr string) (json.RawMessage, error)
 
 	Dir              string // folder under the site root; default "search"
@@ -59,7 +67,7 @@ type ExportOptions struct {
 	PrevMarker string
 }
 
-func (o *ExportOptions) defaults() {
+func (o *Options) defaults() {
 	if o.Dir == "" {
 		o.Dir = "search"
 	}
@@ -105,8 +113,8 @@ func (o *ExportOptions) defaults() {
 	}
 }
 
-// ExportStats describes an export.
-type ExportStats struct {
+// Stats describes an export.
+type Stats struct {
 	Docs          int
 	Terms         int // distinct (term, field) pairs
 	Postings      int
@@ -142,7 +150,7 @@ type ExportStats struct {
 const FormatVersion = 6
 
 // EntryFile is the one export file whose name is fixed (under
-// ExportOptions.Dir): it names the content-hashed manifest. Every other
+// Options.Dir): it names the content-hashed manifest. Every other
 // file is named <key>.<hash>.js and can be cached forever.
 const EntryFile = "manifest.js"
 
@@ -162,18 +170,31 @@ type fieldTerm struct {
 	cached []byte
 }
 
+// An Exporter writes the search export of an index, and keeps what the
+// export leaves for the next one until the site that holds it is
+// published (SaveState).
+type Exporter struct {
+	ix      *index.Index
+	ch      index.Changes // the records indexed since ix was opened
+	pending *exportState
+}
+
+// New returns an Exporter of ix.
+func New(ix *index.Index) *Exporter { return &Exporter{ix: ix} }
+
 // Export writes the client-side search files for the current index.
-func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error) {
+func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	start := time.Now()
 	opts.defaults()
-	st := ExportStats{FilesByKind: map[string]int{}, BytesByKind: map[string]int64{}}
-	if ix == nil || ix.bleve == nil {
+	st := Stats{FilesByKind: map[string]int{}, BytesByKind: map[string]int64{}}
+	if ex == nil || ex.ix == nil || ex.ix.Bleve() == nil {
 		return st, errors.New("index: Export on a closed index")
 	}
+	ex.ch = ex.ix.Changes()
 	if out == nil {
 		return st, errors.New("index: Export needs a FileWriter")
 	}
-	adv, err := ix.bleve.Advanced()
+	adv, err := ex.ix.Bleve().Advanced()
 	if err != nil {
 		return st, err
 	}
@@ -229,12 +250,12 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 					errs[w] = err
 					return
 				}
-				se, ok := ix.side[ext]
+				sortKey, ok := ex.ix.SortKeyOf(ext)
 				if !ok {
 					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
 					return
 				}
-				docs[i] = docRef{internal: internals[i], id: ext, sortKey: se.SortKey}
+				docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
 			}
 		}()
 	}
@@ -253,12 +274,8 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		docNum.set(d.internal, uint32(i))
 	}
 	// data is a record's doc data (the side store holds it once).
-	data := func(i int) (DocData, error) {
-		d, err := ix.side[docs[i].id].data()
-		if err != nil {
-			err = fmt.Errorf("index: side store entry of %s: %w; delete the cache", docs[i].id, err)
-		}
-		return d, err
+	data := func(i int) (index.DocData, error) {
+		return ex.ix.DocData(docs[i].id)
 	}
 	st.Docs = len(docs)
 
@@ -280,10 +297,10 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	for i, d := range docs {
 		sortKeys[i] = d.sortKey
 	}
-	next := &exportState{Version: exportStateVersion, Options: optionsKey(opts), DocCount: docCount,
-		Numbering: numberingKey(ids, sortKeys), Index: ix.sideKey()}
+	next := &exportState{Options: optionsKey(opts), DocCount: docCount,
+		Numbering: numberingKey(ids, sortKeys), Index: ex.ix.RecordsKey()}
 	pr := &postingsReader{r: r, nums: docNum, opts: opts}
-	inc, err := ix.planIncremental(opts, next, ids, fields, pr.readBleve)
+	inc, err := ex.planIncremental(opts, next, ids, fields, pr.readBleve)
 	if err != nil {
 		return st, err
 	}
@@ -301,7 +318,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 		next.Shards, err = inc.shards(fields, ranges, pr, docCount, w, &st)
 	} else {
 		lw := newShardWriter(opts, w, &st, len(docs))
-		lw.cacheDir = filepath.Join(ix.dir, termCacheDir)
+		lw.cacheDir = filepath.Join(ex.ix.Dir(), termCacheDir)
 		err = lw.run(fields, ranges, pr, docCount, "", nil)
 		next.Shards = lw.shards
 		st.Shards = len(lw.shards)
@@ -432,7 +449,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	// alone, and the doc numbers are as before).
 	fstart := time.Now()
 	var filters *filterOut
-	if inc != nil && ix.filtersSame(inc, ids) {
+	if inc != nil && ex.filtersSame(inc, ids) {
 		filters = inc.prev.Filters
 		for _, rel := range filters.Files {
 			if err := w.keep(rel, opts.Keep); err != nil {
@@ -513,12 +530,12 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	}{
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
 		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
-		Options: map[string]int{"minPrefix": MinPrefixRunes, "fuzzyPrefix": FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
+		Options: map[string]int{"minPrefix": index.MinPrefixRunes, "fuzzyPrefix": index.FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
 			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
-		FilterNames: FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
+		FilterNames: index.FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
 		DocHashes: strings.Join(rHash, ""), PatHashes: strings.Join(mHash, ""),
 	}
-	for _, f := range Fields {
+	for _, f := range index.Fields {
 		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
 	}
 	mb, err := json.Marshal(man)
@@ -534,7 +551,7 @@ func (ix *Index) Export(out FileWriter, opts ExportOptions) (ExportStats, error)
 	if err := w.write("entry", EntryFile, "errdocsSearch.load(\"entry\","+jsString(mh)+");\n"); err != nil {
 		return st, err
 	}
-	ix.pending = next
+	ex.pending = next
 	st.Duration = time.Since(start)
 	return st, nil
 }
@@ -559,7 +576,7 @@ type cardColumns struct {
 	Snippet   []string       `json:"n"`
 }
 
-func (c *cardColumns) add(d DocData, snippetRunes int) {
+func (c *cardColumns) add(d index.DocData, snippetRunes int) {
 	u := d.URL
 	if rest, ok := strings.CutPrefix(u, d.Repo+"/"); ok && d.Repo != "" {
 		u = rest
@@ -617,62 +634,19 @@ type filterOut struct {
 	Index map[string]string // filter field → key of its value list
 	Names map[string]string // value list key → hash, for the manifest
 	Files []string          // every file written (site paths)
-	Sums  []uint64          // per doc number: filterSum of its values
-}
-
-// filterSum is a doc's filter values as one number: the sum of a hash
-// of each (field, value), so that it can be added up from the value
-// lists (a whole export) or from a record (a changed one) alike.
-func filterSum(field, value string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(field))
-	h.Write([]byte{0})
-	h.Write([]byte(value))
-	x := h.Sum64()
-	// splitmix64's finaliser: sums of raw FNV values collide too easily
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// docFilterSum is filterSum added over a record's filter values, as the
-// bleve document holds them (each distinct value once, as a term).
-func docFilterSum(doc map[string]interface{}) uint64 {
-	var sum uint64
-	for _, name := range FilterFields {
-		seen := map[string]bool{}
-		add := func(v string) {
-			if !seen[v] {
-				seen[v] = true
-				sum += filterSum(name, v)
-			}
-		}
-		switch v := doc[FilterFieldPrefix+name].(type) {
-		case string:
-			add(v)
-		case []interface{}:
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					add(s)
-				}
-			}
-		}
-	}
-	return sum
+	Sums  []uint64          // per doc number: FilterSum of its values
 }
 
 // filtersSame reports whether the filter files of the previous export
 // hold for this one: every changed record has the filter values it had,
 // and the files are in the published site.
-func (ix *Index) filtersSame(inc *incremental, ids []string) bool {
+func (ex *Exporter) filtersSame(inc *incremental, ids []string) bool {
 	f := inc.prev.Filters
-	if f == nil || len(f.Sums) != len(ids) || ix.touchedFilters == nil {
+	if f == nil || len(f.Sums) != len(ids) || ex.ch.FilterSums == nil {
 		return false
 	}
 	for _, d := range inc.changed {
-		sum, ok := ix.touchedFilters[ids[d]]
+		sum, ok := ex.ch.FilterSums[ids[d]]
 		if !ok || sum != f.Sums[d] {
 			return false
 		}
@@ -688,7 +662,7 @@ func (ix *Index) filtersSame(inc *incremental, ids []string) bool {
 func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int) (*filterOut, error) {
 	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs)}
 	names := out.Names
-	index := map[string]string{}
+	byField := map[string]string{}
 	var file cvWriter
 	fileNo := 0
 	cut := false
@@ -717,8 +691,8 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 	}
 	var lists []valueList
 	ctx := context.Background()
-	for _, name := range FilterFields {
-		field := FilterFieldPrefix + name
+	for _, name := range index.FilterFields {
+		field := index.FilterFieldPrefix + name
 		vals, err := dictTerms(r, field)
 		if err != nil {
 			return nil, err
@@ -751,7 +725,7 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 			if len(list) == 0 {
 				continue
 			}
-			sum := filterSum(name, v)
+			sum := index.FilterSum(name, v)
 			for _, d := range list {
 				if int(d) < len(out.Sums) {
 					out.Sums[d] += sum
@@ -782,7 +756,7 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 			}
 		}
 		lists = append(lists, valueList{"f/" + name, entries, files})
-		index[name] = "f/" + name
+		byField[name] = "f/" + name
 	}
 	if err := flush(); err != nil {
 		return nil, err
@@ -809,7 +783,7 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 		names[l.name] = h
 		out.Files = append(out.Files, w.dir+"/"+l.name+"."+h+".js")
 	}
-	out.Index = index
+	out.Index = byField
 	return out, nil
 }
 
@@ -817,10 +791,10 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 // with its own key, so that <script src> works from file://.
 type exportWriter struct {
 	out  FileWriter
-	st   *ExportStats
+	st   *Stats
 	dir  string
 	seen map[string][32]byte // content-named files written, by site path
-	// keepSame, when set (ExportOptions.Keep), keeps a d/ or p/ file
+	// keepSame, when set (Options.Keep), keeps a d/ or p/ file
 	// the previous export wrote under the same name instead of writing it:
 	// the name, 48 bits of its content's hash, says its bytes are the ones
 	// it would get. (Other names hold 32 bits: those files are written, and
@@ -978,4 +952,13 @@ func trimSnippet(s string, n int) string {
 		}
 	}
 	return strings.TrimRight(string(r[:cut]), " ,.;:") + "…"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }

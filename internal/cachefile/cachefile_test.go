@@ -1,0 +1,128 @@
+package cachefile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func sample() []byte {
+	b := Begin(nil, "pages", 3)
+	b = AppendString(b, "héllo")
+	b = AppendBytes(b, []byte{0, 1, 2})
+	b = append(b, 7)
+	return Seal(b)
+}
+
+func TestRoundTrip(t *testing.T) {
+	body, err := Open(sample(), "pages", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(body)
+	s, raw, c := r.String(), r.Bytes(), r.Byte()
+	if err := r.Done(); err != nil || s != "héllo" || !bytes.Equal(raw, []byte{0, 1, 2}) || c != 7 {
+		t.Fatalf("read back %q %v %d (%v)", s, raw, c, err)
+	}
+}
+
+// A file of another kind or version, or of the formats before this
+// package (a magic line of their own), is ErrOther; one cut short or
+// changed anywhere is ErrDamaged. Neither is ever read.
+func TestOthersAndDamageAreRefused(t *testing.T) {
+	good := sample()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"other kind", Seal(Begin(nil, "pager", 3)), ErrOther},
+		{"other version", Seal(Begin(nil, "pages", 2)), ErrOther},
+		{"older format", append([]byte("errdocs-pages-2\n"), good...), ErrOther},
+		{"empty", nil, ErrOther},
+	} {
+		if _, err := Open(tc.data, "pages", 3); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	head := len(Begin(nil, "pages", 3))
+	for cut := head; cut < len(good); cut++ {
+		if _, err := Open(good[:cut], "pages", 3); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("cut at %d of %d: %v, want ErrDamaged", cut, len(good), err)
+		}
+	}
+	for i := head; i < len(good); i++ {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0x20
+		if _, err := Open(bad, "pages", 3); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("byte %d changed: %v, want ErrDamaged", i, err)
+		}
+	}
+}
+
+// The Reader keeps its first error: reads after it give zero values and
+// the error stays the first one.
+func TestReaderKeepsFirstError(t *testing.T) {
+	r := NewReader([]byte{0x80}) // a varint cut short
+	if v := r.Uvarint(); v != 0 || r.Err() == nil {
+		t.Fatalf("Uvarint of a cut varint: %d, %v", v, r.Err())
+	}
+	first := r.Err()
+	if r.String() != "" || r.Byte() != 0 || r.Uint64() != 0 || r.Entry() != nil || r.Err() != first {
+		t.Fatal("reads after the first error were not empty, or changed the error")
+	}
+	r = NewReader([]byte{5, 'a'}) // a string longer than the bytes left
+	if s := r.String(); s != "" || r.Err() == nil {
+		t.Fatalf("an overlong string read as %q", s)
+	}
+	r = NewReader([]byte{1, 2})
+	r.Byte()
+	if r.Done() == nil {
+		t.Fatal("Done with a byte left reported no error")
+	}
+}
+
+func TestLogEntries(t *testing.T) {
+	log := Begin(nil, "side", 2)
+	log = AppendEntry(log, []byte("one"))
+	log = AppendEntry(log, []byte("two"))
+	rest, err := Header(log, "side", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(rest)
+	if a, b := r.Entry(), r.Entry(); string(a) != "one" || string(b) != "two" || r.Done() != nil {
+		t.Fatalf("entries %q %q, %v", a, b, r.Err())
+	}
+	bad := bytes.Clone(rest)
+	bad[len(bad)-1] ^= 1
+	r = NewReader(bad)
+	r.Entry()
+	if r.Entry() != nil || r.Err() == nil {
+		t.Fatal("an entry failing its checksum was read")
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := WriteFile(p, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(p)
+	if err != nil || string(got) != "x" {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("%d files in the folder, want 1 (no temporary left)", len(ents))
+	}
+	if _, err := ReadFile(p, "pages", 3); !errors.Is(err, ErrOther) {
+		t.Fatalf("ReadFile of a non-cache file: %v", err)
+	}
+}

@@ -1,0 +1,224 @@
+// Package knownitem makes known-item search queries from error records: the
+// queries a person types or pastes when they hold one particular error in
+// mind. The known-item benchmark (internal/e2e, BenchmarkKnownItem) runs
+// them through the real search page and through Pagefind; the Go benchmark
+// of the bleve twin (generator/index) runs them through bleve.
+//
+// Two kinds:
+//   - Keywords: three words of the record's message, in message order, as
+//     a person remembers them (no stop words, no numbers, no one-letter
+//     words).
+//   - Paste: the message as a program prints it, with other values in its
+//     variable parts (paths, numbers, names that recur in many other
+//     messages), behind the prefix its language's runtime adds
+//     ("ValueError: ", "panic: ", a Java or Rust thread header, a C++
+//     terminate line), sometimes inside a traceback.
+//
+// A result is right when its message equals the target's (records that
+// share a message are the same answer to the person who asks).
+package knownitem
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+
+	"github.com/errdocs/errdocs/generator/pattern"
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// Query is one known-item query.
+type Query struct {
+	Kind   string // "keywords" or "paste"
+	Text   string // what is typed, or the paste flattened to one line
+	Raw    string // the paste as copied (lines kept); Text for keywords
+	Target string // the message of the record sought
+}
+
+// stop holds the English words people leave out of a remembered message
+// (and that an English analyzer drops).
+var stop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by for if in into is it no not of on or such
+		that the their then there these they this to was will with has have had been can could
+		did does do got get must may should would cannot can't isn't doesn't don't wasn't from
+		than too very all any its our your you we i he she them his her out over under up down
+		when where which while who why how what only own same so some more most other each few both`) {
+		stop[w] = true
+	}
+}
+
+var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z_]+`)
+
+// Keywords returns three words of msg in message order, or "" when the
+// message has fewer than three distinct usable words.
+func Keywords(rng *rand.Rand, msg string) string {
+	var words []string
+	seen := map[string]bool{}
+	for _, loc := range wordRE.FindAllStringIndex(msg, -1) {
+		// a word glued to other characters (a path, a dotted name, a
+		// value) is not one a person would type alone
+		if loc[0] > 0 && !isSep(rune(msg[loc[0]-1])) || loc[1] < len(msg) && !isSep(rune(msg[loc[1]])) {
+			continue
+		}
+		w := msg[loc[0]:loc[1]]
+		lw := strings.ToLower(w)
+		if stop[lw] || seen[lw] || len(w) < 3 {
+			continue
+		}
+		seen[lw] = true
+		words = append(words, w)
+	}
+	if len(words) < 3 {
+		return ""
+	}
+	pick := rng.Perm(len(words))[:3]
+	sortInts(pick)
+	out := make([]string, 3)
+	for i, j := range pick {
+		out[i] = strings.ToLower(words[j])
+	}
+	return strings.Join(out, " ")
+}
+
+func isSep(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune(`:;,()[]{}"'!?`, r)
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// values are what fills variable parts in pasted messages: the same few
+// values recur in many messages of a real site.
+var values = []string{
+	"/var/lib/app/data.db", "main", "None", "0", "1", "2", "42", "config.yaml",
+	"user_id", "http://localhost:8080/api/v1/items", "default", "tmp", "null",
+	"/home/alice/project/src/index.ts", "id", "127.0.0.1:5432", "3", "true", "name",
+}
+
+// Paste returns what a person pastes for record r: its message with other
+// values in the parts its messagePattern leaves variable (when the
+// pattern still matches the result), behind the prefix its runtime adds.
+func Paste(rng *rand.Rand, r *record.Record) (raw string) {
+	msg := refill(rng, r.ErrorMessage, r.MessagePattern)
+	return wrap(rng, r, msg)
+}
+
+// refill replaces the spans of msg that the pattern's variable parts
+// matched with other values, keeping the result only if the pattern still
+// matches it.
+func refill(rng *rand.Rand, msg, expr string) string {
+	if expr == "" {
+		return msg
+	}
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat {
+		return msg
+	}
+	for i, sub := range re.Sub {
+		switch sub.Op {
+		case syntax.OpLiteral, syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+			continue
+		}
+		re.Sub[i] = &syntax.Regexp{Op: syntax.OpCapture, Sub: []*syntax.Regexp{sub}, Cap: i + 1, Flags: sub.Flags}
+	}
+	cre, err := regexp.Compile(re.String())
+	if err != nil {
+		return msg
+	}
+	loc := cre.FindStringSubmatchIndex(msg)
+	if loc == nil {
+		return msg
+	}
+	for try := 0; try < 8; try++ {
+		var b strings.Builder
+		at := 0
+		for g := 1; 2*g+1 < len(loc); g++ {
+			s, e := loc[2*g], loc[2*g+1]
+			if s < at || s < 0 {
+				continue
+			}
+			b.WriteString(msg[at:s])
+			b.WriteString(otherValue(rng, msg[s:e]))
+			at = e
+		}
+		b.WriteString(msg[at:])
+		out := b.String()
+		if ok, err := pattern.Match(expr, out); err == nil && ok && out != msg {
+			return out
+		}
+	}
+	return msg
+}
+
+func otherValue(rng *rand.Rand, old string) string {
+	if old != "" && strings.Trim(old, "0123456789") == "" {
+		return []string{"0", "1", "3", "17", "256", "8080"}[rng.IntN(6)]
+	}
+	return values[rng.IntN(len(values))]
+}
+
+// wrap puts msg where its runtime prints it.
+func wrap(rng *rand.Rand, r *record.Record, msg string) string {
+	class := r.ErrorClass
+	if class == "" {
+		class = "Error"
+	}
+	lang := strings.ToLower(record.Language(r.FilePath))
+	switch {
+	case strings.Contains(lang, "python"):
+		if rng.IntN(2) == 0 {
+			return "Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 42, in <module>\n    run()\n" + class + ": " + msg
+		}
+		return class + ": " + msg
+	case lang == "go":
+		return "panic: " + msg + "\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/app/main.go:12 +0x1d"
+	case strings.Contains(lang, "rust"):
+		return "thread 'main' panicked at src/main.rs:12:5:\n" + msg
+	case strings.Contains(lang, "java") && !strings.Contains(lang, "script"):
+		return "Exception in thread \"main\" " + class + ": " + msg + "\n\tat com.example.App.main(App.java:14)"
+	case strings.Contains(lang, "c++"), lang == "cpp":
+		return "terminate called after throwing an instance of 'std::runtime_error'\n  what():  " + msg
+	case strings.Contains(lang, "script"):
+		return "Uncaught " + class + ": " + msg
+	}
+	return "Error: " + msg
+}
+
+// Flatten is what a one-line search box holds after a paste: lines joined
+// with spaces.
+func Flatten(raw string) string {
+	return strings.Join(strings.Fields(raw), " ")
+}
+
+// Make returns n keyword and n paste queries for records chosen at random
+// (seeded) among recs.
+func Make(recs []record.Record, n int, seed uint64) []Query {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var qs []Query
+	kw, ps := 0, 0
+	for guard := 0; (kw < n || ps < n) && guard < 100*n; guard++ {
+		r := &recs[rng.IntN(len(recs))]
+		if kw < n {
+			if q := Keywords(rng, r.ErrorMessage); q != "" {
+				qs = append(qs, Query{Kind: "keywords", Text: q, Raw: q, Target: r.ErrorMessage})
+				kw++
+			}
+		}
+		if ps < n {
+			raw := Paste(rng, r)
+			qs = append(qs, Query{Kind: "paste", Text: Flatten(raw), Raw: raw, Target: r.ErrorMessage})
+			ps++
+		}
+	}
+	return qs
+}
