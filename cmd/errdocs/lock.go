@@ -8,6 +8,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/pipeline"
 	"github.com/errdocs/errdocs/generator/publish"
+	"github.com/errdocs/errdocs/generator/read"
 )
 
 // lockSite takes the locks of the folders a build of c writes: the output
@@ -20,6 +21,9 @@ import (
 // The cache is checked first (checkCache): a cache that is the output, an
 // input or another folder is refused before anything is written.
 func lockSite(c pipeline.Config, what string) (release func(), err error) {
+	if err := read.CheckPaths(c.WithDefaults().Paths); err != nil {
+		return nil, fmt.Errorf("%w; the previous site is untouched", err)
+	}
 	if err := checkCache(c); err != nil {
 		return nil, err
 	}

@@ -84,6 +84,11 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
 		return rep, fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", rep.Rejected, rep.FileErrors, ErrRejected)
 	}
+	// Every record rejected: an empty site replacing the previous one is
+	// never what was meant.
+	if rep.Read > 0 && rep.Read == rep.Rejected {
+		return rep, fmt.Errorf("all %d records were rejected; the previous site is untouched: %w", rep.Read, ErrRejected)
+	}
 	out, err := publish.Begin(c.Out)
 	if err != nil {
 		return rep, err

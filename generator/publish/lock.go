@@ -32,7 +32,7 @@ var ErrLocked = errors.New("in use by another errdocs")
 // LockPath is the lock file of the folder dir.
 func LockPath(dir string) string {
 	dir = filepath.Clean(dir)
-	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".lock")
+	return filepath.Join(filepath.Dir(dir), "."+strings.TrimPrefix(filepath.Base(dir), ".")+".lock")
 }
 
 // TryLock takes the lock of the folder dir at once, or fails at once

@@ -132,12 +132,17 @@ func (e *FileError) Unwrap() error { return e.Err }
 // while they are validated, so the cap keeps what reading holds well inside
 // the build's 2 GB budget; an export's largest file (one repo's records) is
 // a few tens of megabytes.
-const DefaultMaxFileSize = 256 << 20
+const DefaultMaxFileSize = 128 << 20
+
+// maxDefaultWorkers caps the default number of reader workers: each may
+// hold a file of up to the size limit, and the memory budget must not
+// grow with the number of cores. Reading is rarely the slow stage.
+const maxDefaultWorkers = 4
 
 // Options tune Read. The zero value is the default.
 type Options struct {
 	// Workers read, decompress and split files ahead of the consumer; 0
-	// means GOMAXPROCS. At most Workers+1 files are held in memory at once.
+	// means GOMAXPROCS, at most maxDefaultWorkers. At most Workers+1 files are held in memory at once.
 	Workers int
 	// MaxFileSize caps a file's (decompressed) size, so that a gzip bomb or
 	// a stray huge file cannot exhaust memory; 0 means DefaultMaxFileSize.
@@ -209,7 +214,7 @@ func Read(paths []string, each func(Item) error) (*Extras, []error) {
 // stops and returns that error, unwrapped, as the last problem.
 func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) {
 	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
+		o.Workers = min(runtime.GOMAXPROCS(0), maxDefaultWorkers)
 	}
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize

@@ -268,3 +268,20 @@ func isLines(path string) bool {
 	}
 	return false
 }
+
+// CheckPaths fails at once, before anything is read, for a path given that
+// cannot be read at all: missing, or neither a folder nor a regular file
+// (a FIFO would block, a device never ends). Read reports the same paths
+// as problems; a caller that asks first need not wait for the rest.
+func CheckPaths(paths []string) error {
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return wholeFile(p, unwrapPathError(err))
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			return wholeFile(p, notRegular(fi.Mode()))
+		}
+	}
+	return nil
+}
