@@ -13,6 +13,7 @@ import (
 
 	errdocs "github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/pipeline"
+	"github.com/errdocs/errdocs/generator/read"
 )
 
 // siteFlags are the flags of every command that builds a site.
@@ -80,6 +81,11 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	// A PATH that cannot be read at all (missing, a FIFO, a device) fails
+	// before anything else is done.
+	if err := read.CheckPaths(paths); err != nil {
+		return fmt.Errorf("%w; the previous site is untouched", err)
 	}
 	c, err := f.config(fs, paths, stderr)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,6 +247,7 @@ func TestLockNamesHolderAndIsTakenOver(t *testing.T) {
 			t.Fatalf("serve did not start: %s", srv.stderr.String())
 		}
 	}
+	checkFraming(t, srv.stdout.String(), filepath.Join(dir, "site"))
 	for _, cmd := range [][]string{
 		{"build", data, "--out", "site"},
 		{"build", data, "--out", "other"}, // the same cache, beside both
@@ -625,5 +627,29 @@ func TestCacheFolderRefused(t *testing.T) {
 	// The default cache, hidden inside the input folder, is fine.
 	if p := runBin(t, data, "build", ".", "--out", "../site2", "--cache", ".cache", "--quiet"); p.code != 0 {
 		t.Errorf("a hidden cache inside the input: exit %d: %s", p.code, p.stderr.String())
+	}
+}
+
+// checkFraming is failure 13's policy: every page's CSP keeps forms to
+// the site itself (form-action 'self'; a form planted in a page cannot
+// post elsewhere), and, since frame-ancestors is ignored in a <meta>
+// policy, the preview sends it as a header.
+func checkFraming(t *testing.T, said, site string) {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(site, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "form-action 'self'") {
+		t.Errorf("the page's CSP has no form-action")
+	}
+	url := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/`).FindString(said)
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %q: %v", url, err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Content-Security-Policy"); got != "frame-ancestors 'none'" {
+		t.Errorf("the preview's CSP header is %q", got)
 	}
 }

@@ -48,7 +48,7 @@ func TryLock(dir, what string) (*Lock, error) {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		holder, _ := io.ReadAll(io.LimitReader(f, 512))
+		holder := readHolder(f)
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			h := strings.TrimSpace(strings.ToValidUTF8(string(holder), "?"))
@@ -65,6 +65,19 @@ func TryLock(dir, what string) (*Lock, error) {
 		f.WriteAt([]byte(line), 0)
 	}
 	return &Lock{f: f}, nil
+}
+
+// readHolder reads the holder's line from the lock file. A holder writes
+// it just after taking the lock, so an empty file is read again for a
+// moment before giving up.
+func readHolder(f *os.File) []byte {
+	for try := 0; ; try++ {
+		holder, _ := io.ReadAll(io.LimitReader(io.NewSectionReader(f, 0, 512), 512))
+		if len(holder) > 0 || try == 20 {
+			return holder
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 }
 
 // Release lets the lock go. The file stays: removing it would let a third
