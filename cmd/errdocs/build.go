@@ -168,6 +168,9 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	if rep.Cached > 0 {
 		fmt.Fprintf(w, "%d record files unchanged since cached: not read again; the manifest check hashed %d files\n", rep.Cached, rep.Hashed)
 	}
+	in := rep.Inputs
+	fmt.Fprintf(w, "read cache: %d of %d record files served, %d read; %d hashed by the manifest check; %d stat calls, %s read; %d younger than %s when looked at (not cached), %d that the previous build found so\n",
+		in.Served, in.RecordFiles, in.Read, in.Hashed, in.Stats, byteSize(in.Bytes), in.Young, in.Margin, in.WereYoung)
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)
 	}
@@ -243,4 +246,17 @@ func unreadable(rep *pipeline.Report) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d more could not be read)", rep.FilesFailed)
+}
+
+// byteSize words a byte count.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

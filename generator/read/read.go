@@ -28,32 +28,17 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
+	"github.com/errdocs/errdocs/generator/validate"
 )
-
-// Source is where a record came from.
-type Source struct {
-	File  string `json:"file"`           // the path as found from the paths given to Read
-	Index int    `json:"index"`          // 0-based position of the record in its file
-	Line  int    `json:"line,omitempty"` // 1-based line for JSON Lines, else 0
-}
-
-// String is "FILE: record INDEX", with ":LINE" after FILE for JSON Lines.
-func (s Source) String() string {
-	f := s.File
-	if s.Line > 0 {
-		f += ":" + strconv.Itoa(s.Line)
-	}
-	return f + ": record " + strconv.Itoa(s.Index)
-}
 
 // Item is one raw record.
 type Item struct {
-	Source Source
+	Source record.Source
 	// Raw is the record's JSON value, unwrapped when it came in a wrapper.
 	// It is a slice of the file's buffer, which is never written to again:
 	// it is safe to keep, but keeping it keeps the whole file's buffer
@@ -93,6 +78,13 @@ type Extras struct {
 	// found, not a regular file, not JSON, over a limit), as against
 	// problems with one entry of a file.
 	FilesFailed int
+	// Stats counts the stat calls made on the files read or looked up in
+	// a FileCache and on the files a manifest lists (folders walked are
+	// not counted); BytesRead the bytes read from files (record files and
+	// the export's others) and hashed by a manifest check, as on disk
+	// (compressed for a gzipped file). A rebuild's report shows them.
+	Stats     int64
+	BytesRead int64
 }
 
 // FileError is a problem with a file or with one entry of it. Line and
@@ -236,6 +228,7 @@ func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) 
 			r.extras.FilesFailed++
 		}
 	}
+	r.extras.Stats, r.extras.BytesRead = r.stats.Load(), r.bytesRead.Load()
 	return r.extras, r.problems
 }
 
@@ -276,12 +269,15 @@ type reader struct {
 	extras   *Extras
 	problems []error
 	verified map[string]FileID // files a manifest check hashed, by path
+
+	stats, bytesRead atomic.Int64 // for Extras
 }
 
 // identify returns the identity of the file at path, with its sha256 when
 // a manifest check hashed it and it has not changed since.
 func (r *reader) identify(path string) (FileID, error) {
 	stated := time.Now()
+	r.stats.Add(1)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return FileID{}, err
@@ -321,7 +317,7 @@ func (r *reader) problem(err error) { r.problems = append(r.problems, err) }
 // count: a wrapper's datasetVersion is untrusted text, and a value like
 // "zzz" would otherwise win every comparison.
 func (r *reader) version(v string) {
-	if check.UTCTime(v) && v > r.extras.DatasetVersion {
+	if validate.UTCTime(v) && v > r.extras.DatasetVersion {
 		r.extras.DatasetVersion = v
 	}
 }
@@ -444,6 +440,7 @@ func (r *reader) load(path string) ([]byte, error) {
 		return nil, wholeFile(path, unwrapPathError(err))
 	}
 	defer f.Close()
+	r.stats.Add(1)
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, wholeFile(path, unwrapPathError(err))
@@ -456,6 +453,7 @@ func (r *reader) load(path string) ([]byte, error) {
 		return nil, wholeFile(path, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit))
 	}
 	data, err := readCapped(f, fi.Size(), limit)
+	r.bytesRead.Add(int64(len(data)))
 	if err != nil {
 		return nil, wholeFile(path, err)
 	}
@@ -540,6 +538,20 @@ func unwrapPathError(err error) error {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
+}
+
+// Rejected is the rejects-file line of a file that gave no record, or
+// of an entry of a side file: a Reject with the file's place (index -1 for
+// the whole file), the problem as its one rule, and no record.
+func Rejected(err error) validate.Reject {
+	var fe *FileError
+	if !errors.As(err, &fe) {
+		return validate.Reject{Source: record.Source{Index: -1}, Problems: []validate.Problem{{Field: "(file)", Rule: err.Error()}}}
+	}
+	return validate.Reject{
+		Source:   record.Source{File: fe.File, Index: fe.Index, Line: fe.Line},
+		Problems: []validate.Problem{{Field: "(file)", Rule: fe.Err.Error()}},
+	}
 }
 
 // wholeFile is a problem with a whole file, at no particular place.

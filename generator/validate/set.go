@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Set keeps the dataset-wide rules: ids unique over the dataset, slugs
@@ -48,9 +45,9 @@ func NewSet() *Set {
 // breaks: an id seen before, or a slug seen before in the same repo. The
 // rule names where the first one was read. A record with problems is not
 // added, so that it cannot shadow a later record.
-func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
+func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	var key [8]byte
-	idOK := check.ID(rec.ID)
+	idOK := ID(rec.ID)
 	if idOK {
 		hex.Decode(key[:], []byte(rec.ID))
 	}
@@ -81,7 +78,7 @@ func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
 	return nil
 }
 
-func (s *Set) place(src read.Source) place {
+func (s *Set) place(src record.Source) place {
 	n, ok := s.fileN[src.File]
 	if !ok {
 		n = int32(len(s.files))
@@ -92,12 +89,12 @@ func (s *Set) place(src read.Source) place {
 }
 
 func (s *Set) where(p place) string {
-	return read.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
+	return record.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
 }
 
 // Reject is a record left out, with everything wrong with it.
 type Reject struct {
-	Source   read.Source     `json:"source"`
+	Source   record.Source   `json:"source"`
 	ID       string          `json:"id"` // as the record gave it; Error prints "?" unless it is a valid id
 	Problems []Problem       `json:"problems"`
 	Raw      json.RawMessage `json:"record"`
@@ -112,7 +109,7 @@ type Reject struct {
 // ("?" when the record has none).
 func (r Reject) Error() string {
 	id := r.ID
-	if !check.ID(id) {
+	if !ID(id) {
 		id = shownID(id)
 	}
 	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "
@@ -130,20 +127,6 @@ func (r Reject) Error() string {
 		b.WriteString(p.Rule)
 	}
 	return b.String()
-}
-
-// FileRejected is the rejects-file line of a file that gave no record, or
-// of an entry of a side file: a Reject with the file's place (index -1 for
-// the whole file), the problem as its one rule, and no record.
-func FileRejected(err error) Reject {
-	var fe *read.FileError
-	if !errors.As(err, &fe) {
-		return Reject{Source: read.Source{Index: -1}, Problems: []Problem{{Field: "(file)", Rule: err.Error()}}}
-	}
-	return Reject{
-		Source:   read.Source{File: fe.File, Index: fe.Index, Line: fe.Line},
-		Problems: []Problem{{Field: "(file)", Rule: fe.Err.Error()}},
-	}
 }
 
 // shownID is an invalid id as a report shows it: "?" when there is none,
