@@ -653,3 +653,42 @@ func checkFraming(t *testing.T, said, site string) {
 		t.Errorf("the preview's CSP header is %q", got)
 	}
 }
+
+// TestForeignFilesKept is failure 11: files a user put in the site folder
+// (CNAME, .htaccess) are kept by every kind of publication: in place (one
+// record edited), unchanged, and swap (another dataset).
+func TestForeignFilesKept(t *testing.T) {
+	dir := t.TempDir()
+	a := generated(t, dir, "a", 60, 11)
+	b := generated(t, dir, "b", 60, 12)
+	os.Remove(filepath.Join(a, "manifest.json"))
+	if p := runBin(t, dir, "build", a, "--out", "site", "--quiet"); p.code != 0 {
+		t.Fatal(p.stderr.String())
+	}
+	mine := map[string]string{"CNAME": "docs.example.org\n", ".htaccess": "Options -Indexes\n", "well-known/x.txt": "proof\n"}
+	for rel, v := range mine {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, "site", rel)), 0o755)
+		os.WriteFile(filepath.Join(dir, "site", rel), []byte(v), 0o644)
+	}
+	steps := []struct {
+		name string
+		prep func()
+		data string
+	}{
+		{"unchanged", func() {}, a},
+		{"in place", func() { editOneRecord(t, a) }, a},
+		{"swap", func() {}, b},
+	}
+	for _, st := range steps {
+		st.prep()
+		p := runBin(t, dir, "build", st.data, "--out", "site", "--stats")
+		if p.code != 0 {
+			t.Fatalf("%s: %s", st.name, p.stderr.String())
+		}
+		for rel, v := range mine {
+			if got, err := os.ReadFile(filepath.Join(dir, "site", rel)); err != nil || string(got) != v {
+				t.Errorf("%s publication: %s lost (%v)", st.name, rel, err)
+			}
+		}
+	}
+}

@@ -485,6 +485,10 @@ func (s *Site) Commit(previous []string) error {
 		return s.publishInPlace(removed)
 	default:
 		s.mode = "swap"
+		if err := s.keepForeign(removed); err != nil {
+			os.RemoveAll(s.stage)
+			return err
+		}
 		return s.publishSwap()
 	}
 }
@@ -507,6 +511,33 @@ func (s *Site) publishNew() error {
 
 func writeMarker(dir string) error {
 	return os.WriteFile(filepath.Join(dir, Marker), []byte("This folder was written by errdocs; a build replaces it whole.\n"), 0o644)
+}
+
+// keepForeign hard-links into the stage the files of the output that
+// errdocs did not make (a CNAME, an .htaccess a user put there): neither
+// files of the new site nor files of the previous one that go (removed).
+// A publication in place keeps them by touching only its own files; a
+// swap replaces the folder, so it carries them over. Without the list of
+// the previous site's files (no page cache) every file of the output is
+// taken for the previous site's, and those not in the new one go.
+func (s *Site) keepForeign(removed []string) error {
+	gone := make(map[string]bool, len(removed))
+	for _, rel := range removed {
+		gone[rel] = true
+	}
+	for _, rel := range walk(s.out) {
+		if _, ours := s.prints[rel]; ours || gone[rel] || rel == Marker {
+			continue
+		}
+		dst := filepath.Join(s.stage, filepath.FromSlash(rel))
+		if err := s.mkdirs(filepath.Dir(dst)); err != nil {
+			return err
+		}
+		if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
+			return fmt.Errorf("publish: keeping %s: %w", rel, err)
+		}
+	}
+	return nil
 }
 
 // publishSwap hard-links every unchanged file into the stage and swaps the
