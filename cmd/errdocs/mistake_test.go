@@ -692,3 +692,45 @@ func TestForeignFilesKept(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedAndCollidingNames is failures 4 and 10: a record whose repo
+// would land on a name the site uses for itself, a name too long for a
+// file system, a name Windows cannot hold, or another repo's folder on a
+// file system that folds case or normalises Unicode, is rejected with its
+// rule; the build goes on and writes the others.
+func TestReservedAndCollidingNames(t *testing.T) {
+	dir := t.TempDir()
+	repos := []string{
+		"good/one", ".errdocs-site/x", "sitemaps/y", "search/z", strings.Repeat("o", 300) + "/long",
+		"Foo/Bar", "foo/bar", "caf\u00e9/x", "cafe\u0301/x", "con/x", "a:b/x", "q?*<>|/x", "dots./x", "Nul.txt/x",
+	}
+	var recs []any
+	for n, repo := range repos {
+		recs = append(recs, variant(t, n, func(r map[string]any) {
+			r["repo"] = repo
+			r["id"] = fmt.Sprintf("%016x", n+1)
+		}))
+	}
+	writeJSON(t, filepath.Join(dir, "data.json"), recs)
+	out := filepath.Join(dir, "site")
+	code, stdout, stderr := runCLI(t, "build", filepath.Join(dir, "data.json"), "--out", out, "--base-url", "https://example.org/", "--rejects", filepath.Join(dir, "rejects.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "built 3, rejected 11") {
+		t.Errorf("want the three safe repos built (good/one, Foo/Bar, café NFC) and the rest rejected: %s\n%s", stdout, stderr)
+	}
+	for _, want := range []string{"a name the site uses", "over the 200-byte limit", "reserved device name", "one folder on file systems", `holds ":"`, "ends in a dot"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("no rejection saying %q:\n%s", want, stderr)
+		}
+	}
+	for _, p := range []string{"good/one", "Foo/Bar"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Errorf("%s not built: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "foo")); err == nil {
+		t.Errorf("foo/bar was written beside Foo/Bar")
+	}
+}

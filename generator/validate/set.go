@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,11 @@ type Set struct {
 	mu    sync.Mutex
 	ids   map[[8]byte]place
 	slugs map[string]map[string]place // repo → slug → first place
-	files []string
-	fileN map[string]int32
+	// folded maps a repo's case-folded, NFC form to the first repo seen
+	// with it (see names.go).
+	folded map[string]string
+	files  []string
+	fileN  map[string]int32
 }
 
 type place struct {
@@ -38,7 +42,7 @@ type place struct {
 
 // NewSet returns an empty set.
 func NewSet() *Set {
-	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, fileN: map[string]int32{}}
+	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, folded: map[string]string{}, fileN: map[string]int32{}}
 }
 
 // Add records rec, read from src, and returns a problem for each rule it
@@ -59,6 +63,11 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 			ps = append(ps, Problem{"id", "already used by " + s.where(first)})
 		}
 	}
+	ps = append(ps, repoPathProblems(rec.Repo)...)
+	folded := foldedRepo(rec.Repo)
+	if other, ok := s.folded[folded]; ok && other != rec.Repo {
+		ps = append(ps, Problem{"repo", fmt.Sprintf("%.80q and %.80q are one folder on file systems that ignore case or Unicode normalisation (macOS, Windows); the first seen is kept", other, rec.Repo)})
+	}
 	bySlug := s.slugs[rec.Repo]
 	if first, ok := bySlug[rec.Slug]; ok {
 		ps = append(ps, Problem{"slug", "already used in " + rec.Repo + " by " + s.where(first)})
@@ -73,6 +82,7 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	if bySlug == nil {
 		bySlug = map[string]place{}
 		s.slugs[rec.Repo] = bySlug
+		s.folded[folded] = rec.Repo
 	}
 	bySlug[rec.Slug] = p
 	return nil
