@@ -13,6 +13,7 @@ import (
 
 	errdocs "github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/pipeline"
+	"github.com/errdocs/errdocs/generator/read"
 )
 
 // siteFlags are the flags of every command that builds a site.
@@ -81,10 +82,20 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// A PATH that cannot be read at all (missing, a FIFO, a device) fails
+	// before anything else is done.
+	if err := read.CheckPaths(paths); err != nil {
+		return fmt.Errorf("%w; the previous site is untouched", err)
+	}
 	c, err := f.config(fs, paths, stderr)
 	if err != nil {
 		return err
 	}
+	release, err := lockSite(c, describe("build", c))
+	if err != nil {
+		return err
+	}
+	defer release()
 	bar := newProgress(stderr, f.quiet)
 	c.Progress = bar.update
 	start := time.Now()
@@ -107,8 +118,8 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printStats(stdout, rep)
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
-			rep.Read, rep.Files, rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files%s, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
+			rep.Read, rep.Files, unreadable(rep), rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
 		if rep.Unusable > 0 {
 			fmt.Fprintf(stdout, "errdocs: %d message patterns cannot run in the browser's linear-time matcher (backreferences, lookaround, or too large); pasting their errors falls back to text search\n", rep.Unusable)
 		}
@@ -135,7 +146,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, %d valid, rejected %d\n", rep.Read, rep.Files, rep.Built, rep.Rejected)
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files%s, %d valid, rejected %d\n", rep.Read, rep.Files, unreadable(rep), rep.Built, rep.Rejected)
 	}
 	return nil
 }
@@ -227,6 +238,14 @@ func (f *siteFlags) startProfile() (stop func(), err error) {
 			}
 		}
 	}, nil
+}
+
+// unreadable is the summary's note of the files that failed whole.
+func unreadable(rep *pipeline.Report) string {
+	if rep.FilesFailed == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d more could not be read)", rep.FilesFailed)
 }
 
 // byteSize words a byte count.
