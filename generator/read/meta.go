@@ -20,7 +20,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
+	"github.com/errdocs/errdocs/generator/validate"
 )
 
 // The side files of an export are decoded leniently: unknown members are
@@ -106,7 +106,7 @@ var lenientDecode = []json.Options{jsontext.AllowInvalidUTF8(true), jsontext.All
 
 func decodeObject(v jsontext.Value) (object, error) {
 	if v.Kind() != '{' {
-		return nil, fmt.Errorf("must be a JSON object, not %s", check.KindName(byte(v.Kind())))
+		return nil, fmt.Errorf("must be a JSON object, not %s", validate.KindName(byte(v.Kind())))
 	}
 	var o object
 	if err := json.Unmarshal(v, &o, lenientDecode...); err != nil {
@@ -129,7 +129,7 @@ func (r *reader) eachEntry(path string, fn func(int, object)) {
 			_, err := dec.ReadToken()
 			r.problem(syntaxError(path, data, err))
 		} else {
-			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", check.KindName(byte(k)))))
+			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", validate.KindName(byte(k)))))
 		}
 		return
 	}
@@ -170,7 +170,7 @@ func (o object) str(name string) (string, error) {
 		return "", nil
 	}
 	if v.Kind() != '"' {
-		return "", fmt.Errorf("%s: must be a string, not %s", name, check.KindName(byte(v.Kind())))
+		return "", fmt.Errorf("%s: must be a string, not %s", name, validate.KindName(byte(v.Kind())))
 	}
 	b, _ := jsontext.AppendUnquote(nil, v) // invalid UTF-8 comes back replaced; fine for side files
 	return string(b), nil
@@ -222,7 +222,7 @@ func parseRepo(o object) (record.Repo, []string) {
 	if err == nil && rp.Repo == "" {
 		errs.add(errors.New("repo: required"))
 	} else if err == nil {
-		for _, rule := range check.Repo(rp.Repo) {
+		for _, rule := range validate.Repo(rp.Repo) {
 			errs.add(errors.New("repo: " + rule))
 		}
 	}
@@ -253,7 +253,7 @@ func parseTag(o object) (Tag, []string) {
 	)
 	t.Tag, err = o.str("tag")
 	errs.add(err)
-	if err == nil && !check.Tag(t.Tag) {
+	if err == nil && !validate.Tag(t.Tag) {
 		errs.add(errors.New("tag: must be a lowercase kebab tag"))
 	}
 	t.ErrorCount, err = o.count("errorCount", 0, 0)
@@ -262,7 +262,7 @@ func parseTag(o object) (Tag, []string) {
 	errs.add(err)
 	t.InfoSlug, err = o.str("infoSlug")
 	errs.add(err)
-	if err == nil && t.InfoSlug != "" && !check.Slug(t.InfoSlug) {
+	if err == nil && t.InfoSlug != "" && !validate.Slug(t.InfoSlug) {
 		errs.add(errors.New("infoSlug: must be a lowercase kebab slug or null"))
 	}
 	return t, errs
@@ -293,7 +293,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 	}
 	in.Slug, err = o.str("slug")
 	errs.add(err)
-	if err == nil && !check.Slug(in.Slug) {
+	if err == nil && !validate.Slug(in.Slug) {
 		errs.add(errors.New("slug: must be a lowercase kebab slug"))
 	}
 	in.ClusterKey, err = o.str("clusterKey")
@@ -320,7 +320,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 	in.GuideSlugs, err = o.strs("guideSlugs")
 	errs.add(err)
 	for i, s := range in.GuideSlugs {
-		if !check.Slug(s) {
+		if !validate.Slug(s) {
 			errs.add(fmt.Errorf("guideSlugs[%d]: must be a lowercase kebab slug", i))
 		}
 	}
@@ -330,7 +330,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 		errs.add(fmt.Errorf("errorIds: must list 1 to 50 record ids, not %d", len(in.ErrorIDs)))
 	}
 	for i, id := range in.ErrorIDs {
-		if !check.ID(id) {
+		if !validate.ID(id) {
 			errs.add(fmt.Errorf("errorIds[%d]: must be 16 lowercase hex characters", i))
 		}
 	}
@@ -355,7 +355,7 @@ func clusterKey(k string) bool {
 	}
 	switch kind {
 	case "tag":
-		return check.Tag(val)
+		return validate.Tag(val)
 	case "code", "class":
 		return val != ""
 	}

@@ -32,28 +32,12 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
+	"github.com/errdocs/errdocs/generator/validate"
 )
-
-// Source is where a record came from.
-type Source struct {
-	File  string `json:"file"`           // the path as found from the paths given to Read
-	Index int    `json:"index"`          // 0-based position of the record in its file
-	Line  int    `json:"line,omitempty"` // 1-based line for JSON Lines, else 0
-}
-
-// String is "FILE: record INDEX", with ":LINE" after FILE for JSON Lines.
-func (s Source) String() string {
-	f := s.File
-	if s.Line > 0 {
-		f += ":" + strconv.Itoa(s.Line)
-	}
-	return f + ": record " + strconv.Itoa(s.Index)
-}
 
 // Item is one raw record.
 type Item struct {
-	Source Source
+	Source record.Source
 	// Raw is the record's JSON value, unwrapped when it came in a wrapper.
 	// It is a slice of the file's buffer, which is never written to again:
 	// it is safe to keep, but keeping it keeps the whole file's buffer
@@ -272,7 +256,7 @@ func (r *reader) problem(err error) { r.problems = append(r.problems, err) }
 // count: a wrapper's datasetVersion is untrusted text, and a value like
 // "zzz" would otherwise win every comparison.
 func (r *reader) version(v string) {
-	if check.UTCTime(v) && v > r.extras.DatasetVersion {
+	if validate.UTCTime(v) && v > r.extras.DatasetVersion {
 		r.extras.DatasetVersion = v
 	}
 }

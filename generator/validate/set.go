@@ -7,9 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Set keeps the dataset-wide rules: ids unique over the dataset, slugs
@@ -45,9 +43,9 @@ func NewSet() *Set {
 // breaks: an id seen before, or a slug seen before in the same repo. The
 // rule names where the first one was read. A record with problems is not
 // added, so that it cannot shadow a later record.
-func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
+func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	var key [8]byte
-	idOK := check.ID(rec.ID)
+	idOK := ID(rec.ID)
 	if idOK {
 		hex.Decode(key[:], []byte(rec.ID))
 	}
@@ -78,7 +76,7 @@ func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
 	return nil
 }
 
-func (s *Set) place(src read.Source) place {
+func (s *Set) place(src record.Source) place {
 	n, ok := s.fileN[src.File]
 	if !ok {
 		n = int32(len(s.files))
@@ -89,12 +87,12 @@ func (s *Set) place(src read.Source) place {
 }
 
 func (s *Set) where(p place) string {
-	return read.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
+	return record.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
 }
 
 // Reject is a record left out, with everything wrong with it.
 type Reject struct {
-	Source   read.Source     `json:"source"`
+	Source   record.Source   `json:"source"`
 	ID       string          `json:"id"` // as the record gave it; Error prints "?" unless it is a valid id
 	Problems []Problem       `json:"problems"`
 	Raw      json.RawMessage `json:"record"`
@@ -108,7 +106,7 @@ type Reject struct {
 // that would otherwise go to a terminal as it is.
 func (r Reject) Error() string {
 	id := r.ID
-	if !check.ID(id) {
+	if !ID(id) {
 		id = "?"
 	}
 	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
 )
@@ -226,7 +225,7 @@ func TestAllProblemsListed(t *testing.T) {
 
 func TestRejectError(t *testing.T) {
 	rj := validate.Reject{
-		Source:   read.Source{File: "content/repos/a/b.json", Index: 12},
+		Source:   record.Source{File: "content/repos/a/b.json", Index: 12},
 		ID:       "e171781a76b49a91",
 		Problems: []validate.Problem{{Field: "lineNumber", Rule: "must be ≥ sourceCodeStart (895)"}, {Field: "colour", Rule: "unknown field"}},
 	}
@@ -244,35 +243,35 @@ func TestRejectError(t *testing.T) {
 func TestSetDuplicates(t *testing.T) {
 	s := validate.NewSet()
 	a := record.Record{ID: "e171781a76b49a91", Repo: "jax-ml/jax", Slug: "x"}
-	if ps := s.Add(read.Source{File: "a.json", Index: 0}, &a); ps != nil {
+	if ps := s.Add(record.Source{File: "a.json", Index: 0}, &a); ps != nil {
 		t.Fatalf("first add: %v", ps)
 	}
 	sameID := record.Record{ID: "e171781a76b49a91", Repo: "other/repo", Slug: "x"}
-	ps := s.Add(read.Source{File: "b.jsonl", Index: 3, Line: 4}, &sameID)
+	ps := s.Add(record.Source{File: "b.jsonl", Index: 3, Line: 4}, &sameID)
 	want := []validate.Problem{{Field: "id", Rule: "already used by a.json: record 0"}}
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate id: got %v want %v", ps, want)
 	}
 	sameSlug := record.Record{ID: "0000000000000001", Repo: "jax-ml/jax", Slug: "x"}
-	ps = s.Add(read.Source{File: "c.json", Index: 7}, &sameSlug)
+	ps = s.Add(record.Source{File: "c.json", Index: 7}, &sameSlug)
 	want = []validate.Problem{{Field: "slug", Rule: "already used in jax-ml/jax by a.json: record 0"}}
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate slug: got %v want %v", ps, want)
 	}
 	// Same slug in another repo is fine; the rejected records above held nothing.
 	other := record.Record{ID: "0000000000000002", Repo: "other/repo", Slug: "x"}
-	if ps := s.Add(read.Source{File: "d.json", Index: 0}, &other); ps != nil {
+	if ps := s.Add(record.Source{File: "d.json", Index: 0}, &other); ps != nil {
 		t.Errorf("same slug, other repo: %v", ps)
 	}
 	// The JSON Lines line is named in the first occurrence.
 	dup := record.Record{ID: "0000000000000002", Repo: "z/z", Slug: "y"}
 	l := record.Record{ID: "0000000000000003", Repo: "z/z", Slug: "q"}
-	s.Add(read.Source{File: "e.jsonl", Index: 1, Line: 2}, &l)
+	s.Add(record.Source{File: "e.jsonl", Index: 1, Line: 2}, &l)
 	l2 := record.Record{ID: "0000000000000003", Repo: "z/z", Slug: "r"}
-	if ps := s.Add(read.Source{File: "f.json"}, &l2); len(ps) != 1 || ps[0].Rule != "already used by e.jsonl:2: record 1" {
+	if ps := s.Add(record.Source{File: "f.json"}, &l2); len(ps) != 1 || ps[0].Rule != "already used by e.jsonl:2: record 1" {
 		t.Errorf("line not named: %v", ps)
 	}
-	if ps := s.Add(read.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
+	if ps := s.Add(record.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
 		t.Errorf("dup: %v", ps)
 	}
 }

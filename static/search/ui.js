@@ -259,13 +259,12 @@
 
   // --- rendering ----------------------------------------------------------
 
-  function resultItem(s, r, exact) {
+  function resultItem(s, r, exact, marks) {
     var d = r.doc || {};
     var li = el("li", "result");
     var h = el("h2", "result-title");
     var a = el("a");
     a.href = recordHref(d.url);
-    var marks = s.q ? marker(s.q) : function () { return false; };
     highlight(a, String(d.title || d.url || ""), marks);
     h.appendChild(a);
     li.appendChild(h);
@@ -297,8 +296,9 @@
   // their own heading, those with some of the words (the engine's group).
   function renderList(s, results, exact) {
     var all = el("ol", "results"), some = el("ol", "results results-some");
+    var marks = s.q ? marker(s.q) : function () { return false; };
     results.slice(0, s.shown).forEach(function (r) {
-      var li = resultItem(s, r, exact[r.num]);
+      var li = resultItem(s, r, exact[r.num], marks);
       primary(r) || exact[r.num] ? all.appendChild(li) : some.appendChild(li);
     });
     var frag = document.createDocumentFragment();
@@ -556,7 +556,7 @@
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
       renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial,
-        fuzzy: !!res.fuzzy, results: results, more: byTotal && (res.total || 0) > s.shown }, exact);
+        fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
       restoreScroll();
       if (results.length === 0 && s.q.trim() && !res.partial) {
         return suggestionsFor(s, res).then(function (sug) { if (my === generation) renderHelp(s, sug); });

@@ -28,6 +28,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/pattern"
 )
 
 // FileWriter receives the exported files, with paths relative to the site
@@ -55,6 +56,7 @@ type Options struct {
 	SnippetRunes     int    // snippet length in the doc data; default 120
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
+	KeyFileBytes     int    // target size of a pattern keys file (k/); default 12 KiB
 
 	// Keep, when set, allows an incremental export (incremental.go): the
 	// export re-encodes only what the records changed since the last
@@ -107,6 +109,9 @@ func (o *Options) defaults() {
 	}
 	if o.InlineMax <= 0 {
 		o.InlineMax = 3
+	}
+	if o.KeyFileBytes <= 0 {
+		o.KeyFileBytes = 12 << 10
 	}
 	if o.FilterFileBytes <= 0 {
 		o.FilterFileBytes = 32 << 10
@@ -345,6 +350,10 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	}
 	mKeep := mInc.keepFiles(opts.PatternsPerFile, len(docs), func(f int) string { return inc.prev.mFile(opts.Dir, f) }, &st)
 	next.Unusable = make([]uint64, (len(docs)+63)/64)
+	// names lists the hashed names the manifest gives: filter value
+	// lists, id shards, pattern keys (the doc data and pattern files'
+	// names are lists of their own, rh and mh).
+	names := map[string]string{}
 	pstart := time.Now()
 	patterns := make([]json.RawMessage, len(docs))
 	if opts.Pattern != nil {
@@ -381,6 +390,36 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 			st.PatternErrors += bits.OnesCount64(u)
 		}
 	}
+	// Pattern keys (patternkeys.go): the words of every usable pattern,
+	// those of unchanged pattern files as the last export found them.
+	var kFirst, kHash []string
+	if opts.Pattern != nil {
+		next.PatWords = make([][]string, len(docs))
+		pk := newPatternKeys(ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
+		for i := range docs {
+			if next.Unusable[i/64]&(1<<(i%64)) != 0 {
+				continue
+			}
+			if mKeep[i/opts.PatternsPerFile] {
+				if i < len(inc.prev.PatWords) {
+					next.PatWords[i] = inc.prev.PatWords[i]
+				}
+			} else if patterns[i] != nil {
+				d, err := data(i)
+				if err != nil {
+					return st, err
+				}
+				next.PatWords[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			}
+			pk.add(i, next.PatWords[i])
+		}
+		if kFirst, kHash, err = pk.write(w, opts.KeyFileBytes); err != nil {
+			return st, err
+		}
+		for i, h := range kHash {
+			names[fmt.Sprintf("k/%04d", i)] = h
+		}
+	}
 	st.PatternTime = time.Since(pstart)
 	// Result cards (r/) and pattern programs (m/) go to separate chunks: a
 	// result list needs only the cards; pattern programs (a third of the
@@ -389,7 +428,6 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	// names lists the hashed names the manifest gives: filter value
 	// lists, id shards (the doc data and pattern files' names are lists of
 	// their own, rh and mh).
-	names := map[string]string{}
 	var rHash, mHash []string
 	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
 		if rKeep[f] {
@@ -526,6 +564,7 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 		ShardHashes string              `json:"dh"`
 		DocHashes   string              `json:"rh"`
 		PatHashes   string              `json:"mh,omitempty"`
+		KeyFirst    []string            `json:"kf,omitempty"`
 		Names       map[string]string   `json:"names"`
 	}{
 		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
@@ -533,7 +572,7 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 		Options: map[string]int{"minPrefix": index.MinPrefixRunes, "fuzzyPrefix": index.FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
 			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
 		FilterNames: index.FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
-		DocHashes: strings.Join(rHash, ""), PatHashes: strings.Join(mHash, ""),
+		DocHashes: strings.Join(rHash, ""), PatHashes: strings.Join(mHash, ""), KeyFirst: kFirst,
 	}
 	for _, f := range index.Fields {
 		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
