@@ -171,6 +171,11 @@ func (b *build) readValidate(rejects io.Writer) error {
 	if b.c.Strict && (b.rep.Rejected > 0 || b.rep.FileErrors > 0) {
 		return fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", b.rep.Rejected, b.rep.FileErrors, ErrRejected)
 	}
+	// Every record rejected: an empty site replacing the previous one is
+	// never what was meant.
+	if b.rep.Read > 0 && b.rep.Read == b.rep.Rejected {
+		return fmt.Errorf("all %d records were rejected; the previous site is untouched: %w", b.rep.Read, ErrRejected)
+	}
 	return nil
 }
 

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"html"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -126,6 +127,27 @@ func (ks *knownSite) gzipSize(path string) int {
 func (ks *knownSite) right(path string, q knownitem.Query) bool {
 	m, ok := ks.msgOf[path]
 	return ok && (m == q.Target || q.TargetPattern != "" && ks.pats[m][q.TargetPattern])
+}
+
+// serveLogged serves the site and records the path of every request
+// (what a query loads, whatever the browser's timing APIs report).
+func (ks *knownSite) serveLogged(b *testing.B) (base string, taken func() []string) {
+	var mu sync.Mutex
+	var paths []string
+	fs := http.FileServer(http.Dir(ks.site))
+	base = browsertest.ServeHandler(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		fs.ServeHTTP(w, r)
+	}))
+	return base, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := paths
+		paths = nil
+		return out
+	}
 }
 
 // knownRun is what one query gave.
@@ -269,7 +291,7 @@ const knownResults = `(function(){
 
 func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 	ctx := browsertest.New(b)
-	base := browsertest.Serve(b, ks.site)
+	base, taken := ks.serveLogged(b)
 	browsertest.Navigate(b, ctx, base+"search/")
 	settled := `(function(){var a=document.querySelector('[data-search-app]');return a&&!a.hasAttribute('aria-busy')&&/^(results|empty)$/.test(a.getAttribute('data-state'))})()`
 	browsertest.WaitFor(b, ctx, `window.ErrdocsSearch && document.querySelector('[data-search-app]')`, 30*time.Second)
@@ -290,6 +312,7 @@ func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 		}
 		browsertest.WaitFor(b, ctx, settled, 60*time.Second)
 		runs[i] = browsertest.Eval[knownRun](b, ctx, knownResults)
+		runs[i].Files = taken()
 		if os.Getenv("ERRDOCS_KNOWN_DEBUG") != "" {
 			b.Logf("query %d: %d files %v", i, len(runs[i].Files), runs[i].Files)
 		}
@@ -297,6 +320,7 @@ func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 		tj, _ := json.Marshal(q.Text)
 		runs[i].MS = browsertest.Eval[float64](b, ctx, `(function(){var t0=performance.now();
 			return ErrdocsSearch.search(`+string(tj)+`,{limit:20}).then(function(){return performance.now()-t0})})()`)
+		taken() // files of that timing run: not the next query's
 	}
 	return runs
 }
@@ -324,7 +348,7 @@ func (ks *knownSite) runPagefind(b *testing.B) []knownRun {
 		b.Fatal(err)
 	}
 	ctx := browsertest.New(b)
-	base := browsertest.Serve(b, ks.site)
+	base, taken := ks.serveLogged(b)
 	browsertest.Navigate(b, ctx, base+"_pfbench.html")
 	browsertest.Eval[bool](b, ctx, `performance.setResourceTimingBufferSize(100000), true`)
 	runs := make([]knownRun, len(ks.queries))
@@ -342,8 +366,9 @@ func (ks *knownSite) runPagefind(b *testing.B) []knownRun {
 			await pf.search(`+string(qj)+`);
 			var ms = performance.now() - t0;
 			return {urls: top.map(function (d) { return new URL(d.url, location.href).pathname; }), count: r.results.length,
-				ms: ms, files: performance.getEntriesByType('resource').map(function (e) { return e.name; })};
+				ms: ms, files: []};
 		})()`)
+		runs[i].Files = taken()
 	}
 	return runs
 }

@@ -242,10 +242,14 @@
   var FIELD_LABELS = { documentation: "Documentation", solutions: "Solutions", preventionTips: "Prevention tips",
     errorClass: "Error class", errorCode: "Error code" };
 
+  // snippetOf is the text under a result's title: the engine's snippet,
+  // cut around the matched words with those words marked, unless it is
+  // cut from the message, which the title shows whole (then the start of
+  // the documentation, marked as the title is).
   function snippetOf(r, marks) {
     var s = r.snippet;
     var p = el("p", "snippet");
-    if (s && typeof s.text === "string") {
+    if (s && typeof s.text === "string" && s.field !== "errorMessage") {
       var label = FIELD_LABELS[s.field];
       if (label) p.appendChild(el("span", "snippet-field", label + ": "));
       markRanges(p, s.text, s.marks);
@@ -290,7 +294,7 @@
 
   // primary is true of a result of the first group: every word (or, for a
   // paste, most words), or a result without a group (filters alone).
-  function primary(r) { return !r.group || r.group === "all" || r.group === "most"; }
+  function primary(r) { return !r.group || r.group === "pattern" || r.group === "all" || r.group === "most"; }
 
   // renderList shows the results: those with every word first, then, under
   // their own heading, those with some of the words (the engine's group).
@@ -519,7 +523,7 @@
     results.forEach(function (r) {
       var prog = r.doc && r.doc.pattern;
       var ok = false;
-      try { ok = !!prog && window.ErrdocsPattern.match(prog, raw); } catch (e) { ok = false; }
+      try { ok = r.exact === true || (!!prog && window.ErrdocsPattern.match(prog, raw)); } catch (e) { ok = false; }
       if (ok) { exact[r.num] = true; hit.push(r); } else rest.push(r);
     });
     return hit.concat(rest);
