@@ -116,7 +116,9 @@ func TestBuildReportsRejectsAndBuildsTheRest(t *testing.T) {
 		t.Errorf("good record's page missing: %v", err)
 	}
 	data, err := os.ReadFile(rejects)
-	if err != nil || bytes.Count(data, []byte("\n")) != 1 || !bytes.Contains(data, []byte(`"0000000000000002"`)) {
+	// The rejected record, and the file that failed whole (issue 15).
+	if err != nil || bytes.Count(data, []byte("\n")) != 2 || !bytes.Contains(data, []byte(`"0000000000000002"`)) ||
+		!bytes.Contains(data, []byte(`broken.json","index":-1`)) {
 		t.Errorf("rejects file: %q, %v", data, err)
 	}
 }
