@@ -190,6 +190,30 @@ func compile(expr string) (*Program, error) {
 	return p, nil
 }
 
+// RequiredLiterals returns the literal pieces every match of expr must
+// contain, whole (Program.Lits keeps only the longest few, cut short):
+// the search export indexes the words inside them, so that the client
+// tries a pattern against a paste only when the paste holds all of them,
+// whatever the paste's text ranking. Case-insensitive pieces come
+// lowercased. It parses only: callers use it on patterns Compile accepted.
+func RequiredLiterals(expr string) ([]string, error) {
+	re, err := Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	var pieces []piece
+	required(re, &pieces)
+	out := make([]string, 0, len(pieces))
+	for _, p := range pieces {
+		if p.fold {
+			out = append(out, strings.ToLower(p.s))
+		} else {
+			out = append(out, p.s)
+		}
+	}
+	return out, nil
+}
+
 // inst is one instruction of the lowered program: captures and no-ops are
 // gone, case folding is expanded, and out/arg are indexes into the lowered
 // list.

@@ -56,23 +56,25 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files      int            // files read
-	Cached     int            // record files whose records came from the read cache, unread
-	Hashed     int            // files the manifest check read to hash (the others it knew from the read cache)
-	Read       int            // records read
-	Built      int            // record pages built
-	Reused     int            // record pages kept from the previous build unrendered
-	Rejected   int            // records left out
-	FileErrors int            // files or entries that could not be read
-	Unusable   int            // message patterns the browser cannot match
-	Search     string         // how the search export was made: kept, whole, incremental
-	Export     ExportSchedule // when the search export was made
-	Written    int64
-	Unchanged  int64
-	Removed    int64
-	Publish    string // how the site was published: new, unchanged, in place, swap
-	Bytes      int64
-	Stages     []Stage
+	Files       int // files read
+	Cached      int // record files whose records came from the read cache, unread
+	Hashed      int // files the manifest check read to hash (the others it knew from the read cache)
+	Inputs      InputStats
+	Read        int            // records read
+	Built       int            // record pages built
+	Reused      int            // record pages kept from the previous build unrendered
+	Rejected    int            // records left out
+	FileErrors  int            // files or entries that could not be read
+	FilesFailed int            // files that could not be read at all
+	Unusable    int            // message patterns the browser cannot match
+	Search      string         // how the search export was made: kept, whole, incremental
+	Export      ExportSchedule // when the search export was made
+	Written     int64
+	Unchanged   int64
+	Removed     int64
+	Publish     string // how the site was published: new, unchanged, in place, swap
+	Bytes       int64
+	Stages      []Stage
 }
 
 // Stage is the time one stage of the pipeline took.
@@ -83,6 +85,13 @@ type Stage struct {
 
 // ErrRejected is returned (wrapped) by a strict build that rejected records.
 var ErrRejected = errors.New("records were rejected")
+
+// WithDefaults returns c with the defaults Build fills in (the output, the
+// cache folder beside it, ...), for a caller that must know them first.
+func (c Config) WithDefaults() Config {
+	c.defaults()
+	return c
+}
 
 func (c *Config) defaults() {
 	if len(c.Paths) == 0 {
@@ -310,6 +319,18 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	for _, err := range errs {
 		rep.FileErrors++
 		c.Problem(err.Error())
+		if rl.w != nil {
+			if err := rl.write(read.Rejected(err)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if extras != nil {
+		rep.FilesFailed = extras.FilesFailed
+		if len(extras.Barren) > 0 {
+			rc.discard()
+			return nil, read.NothingRead(extras.Barren)
+		}
 	}
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
@@ -324,6 +345,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 		}
 	}
 	rep.Files = len(files)
+	rep.Inputs = rc.inputStats(extras)
 	if extras != nil {
 		rep.Hashed = extras.Hashed
 		ds.builder.AddRepoEntries(extras.Repos)

@@ -171,6 +171,11 @@ func (b *build) readValidate(rejects io.Writer) error {
 	if b.c.Strict && (b.rep.Rejected > 0 || b.rep.FileErrors > 0) {
 		return fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", b.rep.Rejected, b.rep.FileErrors, ErrRejected)
 	}
+	// Every record rejected: an empty site replacing the previous one is
+	// never what was meant.
+	if b.rep.Read > 0 && b.rep.Read == b.rep.Rejected {
+		return fmt.Errorf("all %d records were rejected; the previous site is untouched: %w", b.rep.Read, ErrRejected)
+	}
 	return nil
 }
 
@@ -829,7 +834,9 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
-		data = render.CompactScript(p, data)
+		if data, err = render.CompactScript(p, data); err != nil {
+			return err
+		}
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext

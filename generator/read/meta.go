@@ -423,6 +423,11 @@ func (r *reader) readManifest(path string) {
 	// The files are hashed on every worker; problems are reported in the
 	// manifest's order.
 	root := filepath.Dir(path)
+	rootReal, rerr := realPath(root)
+	if rerr != nil {
+		r.problem(wholeFile(path, unwrapPathError(rerr)))
+		return
+	}
 	ids := make([]FileID, len(files))
 	errs := make([]error, len(files))
 	hashed := make([]bool, len(files))
@@ -434,7 +439,7 @@ func (r *reader) readManifest(path string) {
 		go func() {
 			defer wg.Done()
 			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
-				ids[k], hashed[k], errs[k] = verify(root, files[k], sums)
+				ids[k], hashed[k], errs[k] = r.verify(root, rootReal, files[k], sums)
 			}
 		}()
 	}
@@ -460,14 +465,22 @@ func (r *reader) readManifest(path string) {
 //
 // With a SumCache, a file whose identity the cache knows with the sha256
 // the manifest gives is not read again.
-func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
+//
+// A listed file that is, or lies under, a symbolic link leading out of the
+// export (rootReal: root with every link resolved) is not read, hashed
+// nor described: its size and sha256 would tell what lies outside.
+func (r *reader) verify(root, rootReal string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
 	rel := strings.TrimLeft(filepath.ToSlash(mf.Path), "/")
 	var file string
 	for rel != "" {
 		if filepath.IsLocal(rel) {
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			stated := time.Now()
+			r.stats.Add(1)
 			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				if real, err := realPath(p); err != nil || !within(rootReal, real) {
+					return FileID{}, false, fmt.Errorf("lists %s, a symbolic link that leads out of the export; not read", strconv.Quote(mf.Path))
+				}
 				file = p
 				if id, ok := fileID(p, fi, stated); ok && sums != nil && id.Size == mf.Bytes && mf.SHA256 != "" {
 					if sum, ok := sums.Sum(id); ok && strings.EqualFold(hex.EncodeToString(sum[:]), mf.SHA256) {
@@ -495,6 +508,7 @@ func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool
 	defer f.Close()
 	// The identity is taken before the bytes are hashed: a file changed
 	// while it is hashed has another identity by the time it is read.
+	r.stats.Add(1)
 	fi, err := f.Stat()
 	if err != nil {
 		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
@@ -503,6 +517,7 @@ func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool
 	h := sha256.New()
 	hashed = true
 	n, err := io.Copy(h, f)
+	r.bytesRead.Add(n)
 	if err != nil {
 		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}

@@ -64,7 +64,7 @@ var (
 		"placeholder autocomplete aria-label aria-current aria-labelledby aria-describedby aria-controls " +
 		"aria-live tabindex start src defer data-n data-record data-root data-index-file data-search-app " +
 		"data-filter list value hidden disabled checked autocapitalize spellcheck viewbox x y width height text-anchor alt title align " +
-		"property maxlength aria-autocomplete aria-expanded data-search-focus data-find data-analyzer data-engine")
+		"property enterkeyhint maxlength aria-autocomplete aria-expanded data-search-focus data-find data-analyzer data-engine")
 	tagRE = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*/?>`)
 	atRE  = regexp.MustCompile(`([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
 )

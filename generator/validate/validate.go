@@ -11,6 +11,7 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -30,9 +31,19 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Field + ": " + p.Rule }
 
+// MaxRecordSize is the largest record decoded. A real record (a 40-line
+// excerpt, a few paragraphs of documentation) is a few kilobytes; the
+// pages, the highlighting and the search index each hold several copies
+// of a record's text while they work on it, so one record of hundreds of
+// megabytes would take the build past its memory budget on its own.
+const MaxRecordSize = 4 << 20
+
 // Record decodes and validates one raw record. The record is usable only
 // when no problem is returned; otherwise it holds what could be decoded.
 func Record(raw []byte) (record.Record, []Problem) {
+	if len(raw) > MaxRecordSize {
+		return record.Record{}, []Problem{{Field: "record", Rule: fmt.Sprintf("is %d bytes, over the %d-byte limit for one record; not decoded", len(raw), MaxRecordSize)}}
+	}
 	if rec, ok := fast(raw); ok {
 		return rec, nil
 	}

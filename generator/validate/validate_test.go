@@ -1,11 +1,13 @@
 package validate_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
@@ -235,8 +237,35 @@ func TestRejectError(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	rj.ID = "\x1b[2J../../x"
-	if got := rj.Error(); !strings.HasPrefix(got, "content/repos/a/b.json: record 12 (id ?): ") {
-		t.Errorf("unusable id not hidden: %q", got)
+	if got := rj.Error(); !strings.HasPrefix(got, `content/repos/a/b.json: record 12 (id "\x1b[2J../../x"): `) {
+		t.Errorf("invalid id not shown escaped: %q", got)
+	}
+	rj.ID = strings.Repeat("é", 500)
+	if got := rj.Error(); !strings.Contains(got, `(id "`+strings.Repeat("é", 40)+`"…): `) {
+		t.Errorf("long invalid id not shortened: %q", got)
+	}
+	rj.ID = ""
+	if got := rj.Error(); !strings.Contains(got, "(id ?): ") {
+		t.Errorf("missing id: %q", got)
+	}
+}
+
+// TestRejectsLineValidJSON is failure 14: a rejects line is valid JSON
+// whatever the record's bytes (raw invalid UTF-8), and leaves out a
+// record over the size limit.
+func TestRejectsLineValidJSON(t *testing.T) {
+	for _, raw := range []string{"{\"id\":\"\xff\xfe\",\"x\":\"caf\xc3\"}", "{\"id\":\"" + strings.Repeat("a", validate.MaxRecordSize) + "\"}"} {
+		rj := validate.Reject{Source: record.Source{File: "a.json"}, ID: "\xff", Raw: json.RawMessage(raw)}
+		line, err := json.Marshal(rj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(line) || !utf8.Valid(line) || bytes.IndexByte(line, '\n') >= 0 {
+			t.Errorf("not one valid JSON line: %.200q", line)
+		}
+		if len(line) > 1<<20 {
+			t.Errorf("rejects line of %d bytes", len(line))
+		}
 	}
 }
 

@@ -14,8 +14,9 @@
 //     ("ValueError: ", "panic: ", a Java or Rust thread header, a C++
 //     terminate line), sometimes inside a traceback.
 //
-// A result is right when its message equals the target's (records that
-// share a message are the same answer to the person who asks).
+// A result is right when its message equals the target's, or its
+// messagePattern does (records that share a message, or a message
+// template, are the same answer to the person who asks).
 package knownitem
 
 import (
@@ -35,6 +36,9 @@ type Query struct {
 	Text   string // what is typed, or the paste flattened to one line
 	Raw    string // the paste as copied (lines kept); Text for keywords
 	Target string // the message of the record sought
+	// TargetPattern is its messagePattern: a record with the same
+	// pattern is the same error with other values, as right an answer.
+	TargetPattern string
 }
 
 // stop holds the English words people leave out of a remembered message
@@ -210,13 +214,13 @@ func Make(recs []record.Record, n int, seed uint64) []Query {
 		r := &recs[rng.IntN(len(recs))]
 		if kw < n {
 			if q := Keywords(rng, r.ErrorMessage); q != "" {
-				qs = append(qs, Query{Kind: "keywords", Text: q, Raw: q, Target: r.ErrorMessage})
+				qs = append(qs, Query{Kind: "keywords", Text: q, Raw: q, Target: r.ErrorMessage, TargetPattern: r.MessagePattern})
 				kw++
 			}
 		}
 		if ps < n {
 			raw := Paste(rng, r)
-			qs = append(qs, Query{Kind: "paste", Text: Flatten(raw), Raw: raw, Target: r.ErrorMessage})
+			qs = append(qs, Query{Kind: "paste", Text: Flatten(raw), Raw: raw, Target: r.ErrorMessage, TargetPattern: r.MessagePattern})
 			ps++
 		}
 	}

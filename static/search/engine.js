@@ -13,12 +13,35 @@
  *       hashed manifest it names. Calling again with the
  *       same base returns the same promise.
  *
- *   search(query, {filters, limit, offset, prefix, fuzzy}) -> Promise<{
- *       total,        // number of matching records (exact when totalExact)
- *       totalExact,   // false when counting exactly would need more chunks
- *       fuzzy,        // true when the results come from the fuzzy fallback
- *       results: [{num, score, doc, matchedTerms}]
+ *   search(query, {filters, limit, offset, prefix, fuzzy, paste, patterns, mode}) -> Promise<{
+ *       total,        // matching records of the first group: all words (a
+ *                     // typed query) or most words (a paste); exact when
+ *                     // totalExact, else a lower bound
+ *       totalExact,
+ *       fuzzy,        // true when some results come from the fuzzy fallback
+ *       more,         // true when the first group may hold more than these
+ *       results: [{num, score, doc, matchedTerms, group, snippet[, exact]}],
+ *       partial,      // (no results) the last word, too short to expand as a
+ *                     // prefix, that some indexed term starts with: the
+ *                     // person is still typing it, do not say "no results"
+ *       suggestions   // (no results) {dropWords: the query without the word
+ *                     // whose removal finds the most all-words results, or
+ *                     // null; spelling: the query with each word that has no
+ *                     // term replaced by its closest term, or null}
  *     }>
+ *       Groups, in this order, never mixed: "pattern" (a paste: records
+ *         whose messagePattern matches it, found by their pattern keys
+ *         whatever the text ranking; exact: true), "all" (every word of a
+ *         typed query matches, each in some field, the last word also as
+ *         a prefix) or "most" (a paste: at least half of its words), then,
+ *         while the results are fewer than limit+offset, "some" (any word)
+ *         and "fuzzy" (any word, with typo tolerance).
+ *       snippet: {field, text, marks: [[start, end], ...]}: field is
+ *         "errorMessage" or "documentation" (the start of it, which is
+ *         what the doc data holds); text is cut around the first matched
+ *         word; marks are [start, end) offsets in UTF-16 units of the
+ *         words that matched (their analyzed form is a term the record
+ *         matched in that field; no fuzzy look-alikes), in order.
  *       filters: {repo:[], severity:[], errorType:[], tag:[], language:[],
  *         family:[]} (family: backgroundTag):
  *         values of one field OR, fields AND. Filters alone (empty query)
@@ -26,6 +49,9 @@
  *         none last), error class, message shape, newest analyzedAt
  *         first, then id; score 0.
  *       limit (default 10), offset (default 0).
+ *       paste: the text as pasted (lines kept): search it as a pasted
+ *         error (patterns first, then most words); query is then the text
+ *         as the box holds it.
  *       patterns (default false): also load each result's compiled
  *         messagePattern into doc.pattern (separate chunks, about as large
  *         as the rest of the doc data: ask for them only when matching a
@@ -33,12 +59,13 @@
  *       prefix (default true): the last word also matches as a prefix
  *         (type-ahead), when it has 3+ characters and the query does not end
  *         in a space or punctuation.
- *       fuzzy: "auto" (default): if the query finds fewer than limit+offset
- *         records, run it again with typo tolerance (1 edit for words of
- *         3-5 bytes, 2 beyond; first 2 bytes must match) and return that;
- *         true: fuzzy only; false: never.
- *       results are in rank order: score descending, then doc number (the
- *         filter-only order). num is the record's doc number in this
+ *       fuzzy: "auto" (default): the fuzzy group may follow; false: never.
+ *         With mode, true makes that one query fuzzy (1 edit for words of
+ *         3-5 bytes, 2 beyond; first 2 bytes must match).
+ *       mode: "all", "most" or "any": run that one query form alone (the
+ *         parity tests compare each with its bleve twin, index.QueryOptions).
+ *       results are in rank order: group, then score descending, then doc
+ *         number (the filter-only order). num is the record's doc number in this
  *         export; doc = {title, url, repo, severity, errorType, language,
  *         snippet[, pattern]} (what a result shows; the record id, tags,
  *         error class and code are not in it); url is relative to the
@@ -63,10 +90,15 @@
  *       at url ran (it must call errdocsSearch.load(key, data)). Default:
  *       <script> tag insertion. Tests in Node pass a vm-based loader.
  *
- * Ranking (mirrors generator/index.BuildQuery): a disjunction over clauses;
- * one clause per field whose query analyzer yields tokens (a disjunction of
- * term queries, one per token, with the field's boost), plus, in prefix mode,
- * one prefix query per field on the last word. bleve TF-IDF: per term
+ * Ranking (mirrors generator/index.BuildQuery): mode "any": a disjunction
+ * over clauses; one clause per field whose query analyzer yields tokens (a
+ * disjunction of term queries, one per token, with the field's boost),
+ * plus, in prefix mode, one prefix query per field on the last word. Modes
+ * "all" and "most": one clause per word (whitespace-separated chunks whose
+ * English analysis keeps a token), a disjunction over the fields of the
+ * word's term queries (the last word's prefix queries too), combined by a
+ * conjunction ("all": a sum, every word required) or by a disjunction
+ * needing half the words, rounded up ("most"). bleve TF-IDF: per term
  * tf=sqrt(freq), idf=1+ln(docCount/(df+1)), score=tf*norm*idf*queryWeight,
  * queryWeight=boost*idf*queryNorm, queryNorm=1/sqrt(sum over all term
  * queries of (boost*idf)^2); a disjunction sums its matching children and
@@ -492,57 +524,96 @@
     return t.term;
   }
 
-  // Plan the query: which dictionary shards it needs, then the tree.
-  function planTerms(text, opts) {
-    var fields = manifest.fields, clauses = [], shards = [];
-    fields.forEach(function (f, fi) {
-      var toks = A.terms(f.query, text);
-      if (!toks.length) return;
-      clauses.push({ field: fi, toks: toks });
-      toks.forEach(function (t) {
-        if (opts.fuzzy && autoFuzziness(t) > 0) prefixShards(fuzzyPrefixOf(t, manifest.options.fuzzyPrefix)).forEach(function (s) { shards.push(s); });
-        else shards.push(shardIndex(t));
-      });
+  // The words of a query in "all" and "most" modes (mirror of
+  // index.Words): whitespace-separated chunks the English analyzer keeps
+  // a token of, with where each ends.
+  function queryWords(text) {
+    var out = [];
+    A.analyze("errdocs_qcode", text).forEach(function (t) {
+      var w = text.slice(t.start, t.end);
+      if (A.terms("en", w).length) out.push({ text: w, end: t.end });
     });
+    return out;
+  }
+
+  // Plan the query: which dictionary shards it needs, then the tree.
+  // clauses: per field its tokens of the text (mode "any"); words: per
+  // word, per field its tokens of the word (modes "all" and "most").
+  function planTerms(text, opts) {
+    var fields = manifest.fields, shards = [];
+    function fieldToks(t) {
+      var out = [];
+      fields.forEach(function (f, fi) {
+        var toks = A.terms(f.query, t);
+        if (!toks.length) return;
+        out.push({ field: fi, toks: toks });
+        toks.forEach(function (tk) {
+          if (opts.fuzzy && autoFuzziness(tk) > 0) prefixShards(fuzzyPrefixOf(tk, manifest.options.fuzzyPrefix)).forEach(function (s) { shards.push(s); });
+          else shards.push(shardIndex(tk));
+        });
+      });
+      return out;
+    }
     var w = opts.prefix ? lastWord(text) : "";
     if (w) prefixShards(w).forEach(function (s) { shards.push(s); });
-    return { clauses: clauses, prefixWord: w, shards: shards };
+    if (opts.mode === "all" || opts.mode === "most") {
+      var words = queryWords(text).map(function (qw) {
+        return { clauses: fieldToks(qw.text), prefix: !!w && qw.end === text.length };
+      });
+      return { words: words, mode: opts.mode, prefixWord: w, shards: shards };
+    }
+    return { clauses: fieldToks(text), prefixWord: w, shards: shards };
   }
 
   function leaf(fi, term, boost) {
     var e = entryFor(term, fi);
     return { leaf: true, field: fi, term: term, boost: boost, df: e ? e.df : 0, entry: e };
   }
-  function orNode(children) { return { leaf: false, children: children }; }
+  function orNode(children, min) { return { leaf: false, children: children, and: false, min: min || 1 }; }
+  function andNode(children) { return { leaf: false, children: children, and: true, min: 1 }; }
+
+  // A term query on t in field fi, or its fuzzy expansion.
+  function termNode(fi, t, opts) {
+    var f = manifest.fields[fi];
+    var fz = opts.fuzzy ? autoFuzziness(t) : 0;
+    if (fz === 0) return leaf(fi, t, f.boost);
+    var pfx = fuzzyPrefixOf(t, manifest.options.fuzzyPrefix), cands = [];
+    termsWithPrefix(pfx, fi).forEach(function (cand) {
+      var d = osa(t, cand, fz);
+      if (d <= fz) cands.push({ term: cand, d: d });
+    });
+    if (cands.length === 0 || (cands.length === 1 && cands[0].term === t)) return leaf(fi, t, f.boost);
+    return orNode(cands.map(function (x) { return leaf(fi, x.term, f.boost * (1 / (x.d + 1))); }));
+  }
+  // The prefix queries on w, one per field.
+  function prefixNodes(w) {
+    return manifest.fields.map(function (f, fi) {
+      var ts = termsWithPrefix(w, fi);
+      if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) return leaf(fi, w, f.boost);
+      var node = orNode(ts.map(function (t) { return leaf(fi, t, f.boost); }));
+      // a long expansion with an exported prefix list: one virtual leaf
+      var ve = prefixEntry(w, fi, ts[0]);
+      if (ve && ve.nTerms === ts.length) { node.vleaf = true; node.entry = ve; node.term = w; node.field = fi; node.boost = f.boost; node.df = ve.n; }
+      return node;
+    });
+  }
 
   function buildTree(plan, opts) {
-    var fields = manifest.fields, top = [];
-    plan.clauses.forEach(function (c) {
-      var f = fields[c.field];
-      top.push(orNode(c.toks.map(function (t) {
-        var fz = opts.fuzzy ? autoFuzziness(t) : 0;
-        if (fz === 0) return leaf(c.field, t, f.boost);
-        var pfx = fuzzyPrefixOf(t, manifest.options.fuzzyPrefix), cands = [];
-        termsWithPrefix(pfx, c.field).forEach(function (cand) {
-          var d = osa(t, cand, fz);
-          if (d <= fz) cands.push({ term: cand, d: d });
-        });
-        if (cands.length === 0 || (cands.length === 1 && cands[0].term === t)) return leaf(c.field, t, f.boost);
-        return orNode(cands.map(function (x) { return leaf(c.field, x.term, f.boost * (1 / (x.d + 1))); }));
-      })));
-    });
-    if (plan.prefixWord) {
-      var w = plan.prefixWord;
-      fields.forEach(function (f, fi) {
-        var ts = termsWithPrefix(w, fi);
-        if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) { top.push(leaf(fi, w, f.boost)); return; }
-        var node = orNode(ts.map(function (t) { return leaf(fi, t, f.boost); }));
-        // a long expansion with an exported prefix list: one virtual leaf
-        var ve = prefixEntry(w, fi, ts[0]);
-        if (ve && ve.nTerms === ts.length) { node.vleaf = true; node.entry = ve; node.term = w; node.field = fi; node.boost = f.boost; node.df = ve.n; }
-        top.push(node);
+    var top = [];
+    if (plan.words) {
+      plan.words.forEach(function (wd) {
+        var kids = [];
+        wd.clauses.forEach(function (c) { c.toks.forEach(function (t) { kids.push(termNode(c.field, t, opts)); }); });
+        if (wd.prefix) kids = kids.concat(prefixNodes(plan.prefixWord));
+        top.push(orNode(kids));
       });
+      if (!top.length) return null;
+      return plan.mode === "all" ? andNode(top) : orNode(top, Math.floor((top.length + 1) / 2));
     }
+    plan.clauses.forEach(function (c) {
+      top.push(orNode(c.toks.map(function (t) { return termNode(c.field, t, opts); })));
+    });
+    if (plan.prefixWord) top = top.concat(prefixNodes(plan.prefixWord));
     if (!top.length) return null;
     return orNode(top);
   }
@@ -582,17 +653,26 @@
   // (children in their order, so that sums add up as bleve's do), root
   // last; the children of inner node i are refs off[i] .. off[i+1]-1, ref
   // r >= 0 being leaf r's value and r < 0 inner node -r-1.
+  // and[i]: inner node i is a conjunction (a sum, absent when a child
+  // is); otherwise a disjunction (sum times coord) absent below min[i]
+  // matching children.
   function compile(tree) {
-    var off = [0], ref = [];
+    var off = [0], ref = [], and = [], min = [];
     (function walk(n) {
       if (n.leaf) return n.id;
       var ks = n.children.map(walk);
       for (var j = 0; j < ks.length; j++) ref.push(ks[j]);
       off.push(ref.length);
+      and.push(n.and ? 1 : 0); min.push(n.min || 1);
       return -(off.length - 1);
     })(tree);
     var ni = off.length - 1;
-    return { ni: ni, off: Int32Array.from(off), ref: Int32Array.from(ref), out: new Float64Array(Math.max(ni, 1)), out2: new Float64Array(Math.max(ni, 1)) };
+    return { ni: ni, off: Int32Array.from(off), ref: Int32Array.from(ref), and: Uint8Array.from(and), min: Int32Array.from(min),
+      out: new Float64Array(Math.max(ni, 1)), out2: new Float64Array(Math.max(ni, 1)) };
+  }
+  function combine(C, i, sum, m, n) {
+    if (C.and[i]) return m < n ? -1 : sum;
+    return m < C.min[i] ? -1 : sum * (m / n);
   }
   // score of a doc whose leaf contributions are vals (-1: absent)
   function evalC(C, vals) {
@@ -604,7 +684,7 @@
         var r = ref[j], x = r >= 0 ? vals[r] : out[-r - 1];
         if (x >= 0) { sum += x; m++; }
       }
-      out[i] = m === 0 ? -1 : sum * (m / (b - a));
+      out[i] = combine(C, i, sum, m, b - a);
     }
     return out[ni - 1];
   }
@@ -622,8 +702,8 @@
         if (x >= 0) { sum += x; m++; }
         if (y >= 0) { sum2 += y; m2++; }
       }
-      out[i] = m === 0 ? -1 : sum * (m / (b - a));
-      out2[i] = m2 === 0 ? -1 : sum2 * (m2 / (b - a));
+      out[i] = combine(C, i, sum, m, b - a);
+      out2[i] = combine(C, i, sum2, m2, b - a);
     }
     res[0] = out[ni - 1]; res[1] = out2[ni - 1];
   }
@@ -1255,6 +1335,17 @@
       });
       var s = new Search(tree, leaves, k, filter, !!opts.fuzzy);
       return s.run().then(function (list) {
+        if (plan.words) {
+          // a doc outside the top k may miss a word: count apart
+          list = list.filter(function (x) { return x.lb >= 0; });
+          return countMatches(tree, leaves, s.C, filter).then(function (n) {
+            var exact = n !== null;
+            var total = exact ? n : list.length;
+            if (!exact && tree.children.length === 1) leaves.forEach(function (lf) { if (lf.df > total) total = lf.df; });
+            if (!exact && filter) total = Math.min(total, filter.reduce(function (a, b) { return a + b; }, 0));
+            return { list: list, total: Math.max(total, list.length), totalExact: exact, leaves: leaves };
+          });
+        }
         var exactTotal = s.allLoaded();
         var total = list.length + s.deadCount; // dead: matched, but below the top k
         if (!exactTotal) {
@@ -1266,6 +1357,297 @@
     });
   }
 
+  // ---------- counting "all" and "most" matches ----------
+  // The number of docs the tree matches, found from the postings of its
+  // cheapest words (every match holds one of them), each checked against
+  // the other leaves; null when that needs more than COUNT_DOCS
+  // candidates or COUNT_FILES files not yet loaded (then the count is a
+  // lower bound).
+  var COUNT_DOCS = 3000, COUNT_FILES = 4;
+  function leavesOf(node, out) {
+    if (node.leaf) out.push(node); else node.children.forEach(function (c) { leavesOf(c, out); });
+    return out;
+  }
+  function bsearch(a, d) {
+    var lo = 0, hi = a.length - 1;
+    while (lo <= hi) { var m = (lo + hi) >> 1; if (a[m] < d) lo = m + 1; else if (a[m] > d) hi = m - 1; else return true; }
+    return false;
+  }
+  // the docs of lf's head that hold lf's term in lf's field
+  function headDocs(lf) {
+    if (lf.hdocs) return lf.hdocs;
+    var h = lf.head;
+    if (h.fields) {
+      var d = decodedHead(h), out = [];
+      for (var i = 0, j = lf.entry.hj; i < d.docs.length; i++, j += d.nf) if (d.imp[j] >= 0) out.push(d.docs[i]);
+      lf.hdocs = Int32Array.from(out);
+    } else lf.hdocs = (lf.vleaf ? decodedVBlock(h) : decodedBlock(h)).docs;
+    return lf.hdocs;
+  }
+  function blockDocs(lf, blk) { return (lf.vleaf ? decodedVBlock(blk) : decodedBlock(blk)).docs; }
+  // Whether leaf lf holds doc d: 1, 0, or the key of the file to load.
+  function holds(lf, d) {
+    var e = lf.entry;
+    if (!e) return 0;
+    if (e.inline) return bsearch(e.inline.docs, d) ? 1 : 0;
+    if (lf.head && d >= lf.head.first && d <= lf.head.last) {
+      if (!(lf.head.key in store)) return lf.head.key;
+      if (bsearch(headDocs(lf), d)) return 1;
+    }
+    var bf = lf.bfirst, bl = lf.blast, lo = 0, hi = bf.length - 1;
+    while (lo <= hi) {
+      var m = (lo + hi) >> 1;
+      if (bl[m] < d) lo = m + 1;
+      else if (bf[m] > d) hi = m - 1;
+      else {
+        var blk = lf.blocks[m];
+        if (!(blk.key in store)) return blk.key;
+        return bsearch(blockDocs(lf, blk), d) ? 1 : 0;
+      }
+    }
+    return 0;
+  }
+  function countMatches(tree, leaves, C, filter) {
+    // every match holds one of the n-min+1 cheapest words
+    var words = tree.children.slice().sort(function (a, b) { return a.count - b.count; });
+    var need = tree.and ? 1 : words.length - tree.min + 1;
+    var candLeaves = [];
+    words.slice(0, need).forEach(function (w) { leavesOf(w, candLeaves); });
+    var sum = candLeaves.reduce(function (a, lf) { return a + lf.df; }, 0);
+    if (sum > COUNT_DOCS) return Promise.resolve(null);
+    var files = 0;
+    function load(keys) {
+      keys = keys.filter(function (k, i) { return !(k in store) && keys.indexOf(k) === i; });
+      files += keys.length;
+      return files > COUNT_FILES ? null : getAll(keys);
+    }
+    var keys = [];
+    candLeaves.forEach(function (lf) {
+      if (!lf.entry || lf.entry.inline) return;
+      if (lf.head) keys.push(lf.head.key);
+      lf.blocks.forEach(function (b) { keys.push(b.key); });
+    });
+    var p = load(keys);
+    if (!p) return Promise.resolve(null);
+    return p.then(function () {
+      var seen = new Set();
+      candLeaves.forEach(function (lf) {
+        var e = lf.entry;
+        if (!e) return;
+        var add = function (docs) { for (var i = 0; i < docs.length; i++) if (!filter || filter[docs[i]]) seen.add(docs[i]); };
+        if (e.inline) { add(e.inline.docs); return; }
+        if (lf.head) add(headDocs(lf));
+        lf.blocks.forEach(function (b) { add(blockDocs(lf, b)); });
+      });
+      var cands = Array.from(seen), vals = new Float64Array(leaves.length);
+      function round() {
+        var missing = [], n = 0;
+        for (var i = 0; i < cands.length; i++) {
+          var open = false;
+          for (var l = 0; l < leaves.length; l++) {
+            var h = holds(leaves[l], cands[i]);
+            if (typeof h === "string") { missing.push(h); open = true; vals[l] = -1; } else vals[l] = h ? 1 : -1;
+          }
+          if (!open && evalC(C, vals) >= 0) n++;
+        }
+        if (!missing.length) return n;
+        var q = load(missing);
+        return q ? q.then(round) : null;
+      }
+      return round();
+    });
+  }
+
+  // ---------- pattern keys (FORMAT.md "Pattern keys") ----------
+  // Records whose messagePattern may match a paste: every word their key
+  // file entry names is a word of the paste. Their patterns are then run
+  // on the paste; no text ranking decides which are tried.
+  var MAX_PATTERN_CANDIDATES = 400;
+  function keyFile(w) {
+    var kf = manifest.kf, lo = 0, hi = kf.length - 1, ans = 0;
+    while (lo <= hi) { var mid = (lo + hi) >> 1; if (cmp(kf[mid], w) <= 0) { ans = mid; lo = mid + 1; } else hi = mid - 1; }
+    return "k/" + pad(ans);
+  }
+  function patternCandidates(raw, filter) {
+    if (!manifest.kf || !manifest.kf.length) return Promise.resolve([]);
+    var words = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
+    var keys = [];
+    words.forEach(function (w) { var k = keyFile(w); if (keys.indexOf(k) < 0) keys.push(k); });
+    return getAll(keys).then(function () {
+      var out = [];
+      words.forEach(function (w) {
+        var d = store[keyFile(w)];
+        if (!d || !Object.prototype.hasOwnProperty.call(d, w)) return;
+        d[w].forEach(function (e) {
+          if (filter && !filter[e[0]]) return;
+          if (e[1] && !e[1].split(" ").every(function (x) { return words.has(x); })) return;
+          out.push(e[0]);
+        });
+      });
+      return out.sort(function (a, b) { return a - b; }).slice(0, MAX_PATTERN_CANDIDATES);
+    });
+  }
+  // How much of a paste a pattern pins down: its required literals' length.
+  function specificity(prog) {
+    var n = 0;
+    (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
+    return n;
+  }
+  // The candidates whose pattern matches raw, most specific first (then
+  // in the order of rank, a map doc -> rank of the text results).
+  function patternMatches(raw, filter, rank) {
+    var P = root.ErrdocsPattern;
+    if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
+    return patternCandidates(raw, filter).then(function (nums) {
+      return docsByNumber(nums, true).then(function (docs) {
+        var hit = [];
+        nums.forEach(function (n, i) {
+          var prog = docs[i] && docs[i].pattern, ok = false;
+          try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
+          if (ok) hit.push({ doc: n, spec: specificity(prog) });
+        });
+        hit.sort(function (a, b) {
+          var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
+          return b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+        });
+        return hit;
+      });
+    });
+  }
+
+  // ---------- snippets ----------
+  // The terms a result matched, per field: exact terms (a fuzzy result's
+  // look-alike terms only where they equal the query's own), and the
+  // type-ahead prefix for a prefix list's leaf.
+  function matchedByField(leafIds, leaves, fuzzy, own) {
+    var by = Object.create(null);
+    leafIds.forEach(function (id) {
+      var lf = leaves[id], f = manifest.fields[lf.field].name;
+      if (fuzzy && !own[lf.term]) return;
+      var e = by[f] || (by[f] = { terms: Object.create(null), prefixes: [] });
+      if (lf.vleaf) e.prefixes.push(lf.term); else e.terms[lf.term] = true;
+    });
+    return by;
+  }
+  var SNIPPET_CHARS = 160, SNIPPET_BEFORE = 40;
+  // marks: [start, end) of the words of text whose analysis in field is
+  // a matched term (or, for a prefix, whose lowercase starts with it)
+  function marksIn(field, text, m) {
+    var an = field === "errorMessage" || field === "documentation" ? "en" : "errdocs_ident", out = [];
+    A.analyze(an, text).forEach(function (t) {
+      var hit = m.terms[t.term];
+      if (!hit && m.prefixes.length) {
+        var w = A.lower(text.slice(t.start, t.end));
+        hit = m.prefixes.some(function (p) { return w.slice(0, p.length) === p; });
+      }
+      if (hit) out.push([t.start, t.end]);
+    });
+    return out;
+  }
+  // A window of text around its first mark, the marks moved with it.
+  function cut(text, marks) {
+    if (text.length <= SNIPPET_CHARS) return { text: text, marks: marks };
+    var a = marks.length ? Math.max(0, marks[0][0] - SNIPPET_BEFORE) : 0;
+    while (a > 0 && !/\s/.test(text.charAt(a - 1))) a--;
+    var b = Math.min(text.length, a + SNIPPET_CHARS);
+    while (b < text.length && !/\s/.test(text.charAt(b))) b++;
+    var pre = a > 0 ? "…" : "", post = b < text.length ? "…" : "";
+    var ms = marks.filter(function (r) { return r[0] >= a && r[1] <= b; }).map(function (r) { return [r[0] - a + pre.length, r[1] - a + pre.length]; });
+    return { text: pre + text.slice(a, b) + post, marks: ms };
+  }
+  // The snippet of a result: from the message when words matched there,
+  // else from the start of its documentation (the doc data holds no more
+  // of the prose fields), with the matched words marked.
+  function snippetFor(doc, by) {
+    if (!doc) return null;
+    var order = [["errorMessage", doc.title], ["documentation", doc.snippet]];
+    for (var i = 0; i < order.length; i++) {
+      var f = order[i][0], text = order[i][1];
+      if (!text || !by[f]) continue;
+      var ms = marksIn(f, text, by[f]);
+      if (ms.length) { var c = cut(text, ms); return { field: f, text: c.text, marks: c.marks }; }
+    }
+    return doc.snippet ? { field: "documentation", text: doc.snippet, marks: [] } : null;
+  }
+  function ownTerms(text) {
+    var own = Object.create(null);
+    manifest.fields.forEach(function (f) { A.terms(f.query, text).forEach(function (t) { own[t] = true; }); });
+    return own;
+  }
+
+  // ---------- suggestions when nothing is found ----------
+  // dropWords: the query without the one word whose removal finds the
+  // most all-words results; spelling: each word without a term of its
+  // own replaced by its closest term (fewest edits, then most records),
+  // unstemmed fields first.
+  function suggestions(text, prefix, filter) {
+    var ws = queryWords(text).slice(0, 8), tries = [];
+    if (ws.length > 1) ws.forEach(function (w, i) {
+      var q = ws.filter(function (x, j) { return j !== i; }).map(function (x) { return x.text; }).join(" ");
+      tries.push(runQuery(q, { prefix: prefix, fuzzy: false, mode: "all" }, 1, filter).then(function (r) { return { q: q, n: r ? r.total : 0 }; }));
+    });
+    var spell = loadShards(ws.reduce(function (a, w) {
+      return a.concat(prefixShards(fuzzyPrefixOf(A.lower(w.text), manifest.options.fuzzyPrefix)));
+    }, [])).then(function () {
+      var changed = false;
+      var out = ws.map(function (w) {
+        var t = A.lower(w.text), fz = autoFuzziness(t), best = null;
+        if (!fz) return w.text;
+        var fields = manifest.fields.map(function (f, fi) { return fi; }).sort(function (a, b) { return (manifest.fields[a].query === "en") - (manifest.fields[b].query === "en"); });
+        for (var j = 0; j < fields.length; j++) {
+          var fi = fields[j];
+          if (entryFor(A.terms(manifest.fields[fi].query, w.text)[0] || "", fi)) return w.text;
+        }
+        fields.forEach(function (fi) {
+          termsWithPrefix(fuzzyPrefixOf(t, manifest.options.fuzzyPrefix), fi).forEach(function (c) {
+            var d = osa(t, c, fz), e = entryFor(c, fi);
+            if (d <= fz && e && (!best || d < best.d || d === best.d && e.df > best.df)) best = { term: c, d: d, df: e.df };
+          });
+        });
+        if (!best) return w.text;
+        changed = true;
+        return best.term;
+      });
+      return changed ? out.join(" ") : null;
+    });
+    return Promise.all([Promise.all(tries), spell]).then(function (v) {
+      var best = null;
+      v[0].forEach(function (x) { if (x.n > 0 && (!best || x.n > best.n)) best = x; });
+      return { dropWords: best ? best.q : null, spelling: v[1] };
+    });
+  }
+
+  // Rank order across runs: a result of an earlier run stays above.
+  function merge(into, seen, r, group, k) {
+    if (!r) return;
+    r.list.forEach(function (x) {
+      if (into.length >= k || seen.has(x.doc)) return;
+      seen.add(x.doc);
+      into.push({ x: x, r: r, group: group });
+    });
+  }
+
+  // The last word while it is typed and too short to expand as a prefix
+  // (FORMAT.md: prefix lists start at minPrefix characters): whether some
+  // term starts with it, so that "no results" is not said of a word that
+  // is only begun.
+  function shortLastWord(text) {
+    var toks = A.analyze("errdocs_ident", text);
+    if (!toks.length) return "";
+    var t = toks[toks.length - 1];
+    if (t.end !== text.length || Array.from(t.term).length >= manifest.options.minPrefix) return "";
+    return t.term;
+  }
+  function someTermStartsWith(p) {
+    var i = shardIndex(p);
+    if (i + 1 < manifest.shards.length && manifest.shards[i + 1].slice(0, p.length) === p) return Promise.resolve(true);
+    return loadShards([i]).then(function () {
+      var found = false;
+      shardCache[i].forEach(function (list, term) { if (!found && term.slice(0, p.length) === p) found = true; });
+      return found;
+    });
+  }
+
   function search(query, o) {
     o = o || {};
     var limit = o.limit > 0 ? Math.floor(o.limit) : 10, offset = o.offset > 0 ? Math.floor(o.offset) : 0;
@@ -1273,41 +1655,87 @@
     var text = String(query == null ? "" : query);
     var prefix = o.prefix !== false;
     var fuzzy = o.fuzzy === undefined ? "auto" : o.fuzzy;
+    var filter = null;
     return ready().then(function () {
       return filterSet(o.filters);
-    }).then(function (filter) {
-      var first = fuzzy === true ? runQuery(text, { prefix: prefix, fuzzy: true }, k, filter)
-        : runQuery(text, { prefix: prefix, fuzzy: false }, k, filter);
-      return first.then(function (r) {
-        if (r && fuzzy === "auto" && r.list.length < k) {
-          return runQuery(text, { prefix: prefix, fuzzy: true }, k, filter).then(function (r2) {
-            if (r2 && r2.list.length > r.list.length) { r2.fuzzy = true; return r2; }
-            return r;
-          });
-        }
-        if (r && fuzzy === true) r.fuzzy = true;
-        return r;
-      }).then(function (r) {
-        if (!r) {
-          // no searchable word: filter-only listing, in doc number order
-          if (!filter) return { total: 0, totalExact: true, fuzzy: false, results: [] };
-          var nums = [], total = 0;
-          for (var d = 0; d < filter.length; d++) if (filter[d]) { if (total >= offset && total < k) nums.push(d); total++; }
-          return docsByNumber(nums, o.patterns).then(function (docs) {
-            return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [] }; }) };
-          });
-        }
-        var page = r.list.slice(offset, k);
-        return docsByNumber(page.map(function (x) { return x.doc; }), o.patterns).then(function (docs) {
-          return {
-            total: r.total, totalExact: r.totalExact, fuzzy: !!r.fuzzy,
-            results: page.map(function (x, i) {
-              var mt = [];
-              x.leafIds.forEach(function (id) { var t = r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
-              return { num: x.doc, score: x.lb, doc: docs[i], matchedTerms: mt };
-            })
-          };
+    }).then(function (f) {
+      filter = f;
+      var out = [], seen = new Set(), head = null;
+      function run(mode, fz, kk) {
+        return runQuery(text, { prefix: prefix, fuzzy: fz, mode: mode }, kk, filter);
+      }
+      if (o.mode !== undefined) {
+        // one query form (the parity tests ask for each)
+        var mode = o.mode === "any" ? "" : String(o.mode);
+        return run(mode, fuzzy === true, k).then(function (r) {
+          merge(out, seen, r, mode === "" ? (fuzzy === true ? "fuzzy" : "some") : mode, k);
+          return { head: r, out: out, fuzzy: fuzzy === true };
         });
+      }
+      var first = o.paste != null ? "most" : "all";
+      return run(first, false, k).then(function (r) {
+        head = r;
+        if (o.paste == null) return r;
+        // a pasted error: the records whose pattern matches it first
+        var rank = new Map();
+        if (r) r.list.forEach(function (x, i) { rank.set(x.doc, i); });
+        return patternMatches(String(o.paste), filter, rank).then(function (hits) {
+          hits.forEach(function (h) {
+            if (out.length >= k) return;
+            seen.add(h.doc);
+            out.push({ x: { doc: h.doc, lb: 0, leafIds: [] }, r: null, group: "pattern" });
+          });
+          return r;
+        });
+      }).then(function (r) {
+        merge(out, seen, r, first, k);
+        if (out.length >= k) return null;
+        return run("", false, k + out.length).then(function (r2) { merge(out, seen, r2, "some", k); });
+      }).then(function () {
+        if (out.length >= k || fuzzy === false) return null;
+        return run("", true, k + out.length).then(function (r3) { merge(out, seen, r3, "fuzzy", k); });
+      }).then(function () {
+        return { head: head, out: out, fuzzy: out.some(function (e) { return e.group === "fuzzy"; }) };
+      });
+    }).then(function (st) {
+      var r = st.head;
+      if (!r && !st.out.length) {
+        // no searchable word: filter-only listing, in doc number order
+        if (!filter) {
+          var w = shortLastWord(text);
+          if (!w) return { total: 0, totalExact: true, fuzzy: false, results: [] };
+          return someTermStartsWith(w).then(function (yes) {
+            return { total: 0, totalExact: true, fuzzy: false, results: [], partial: yes ? w : undefined };
+          });
+        }
+        var nums = [], total = 0;
+        for (var d = 0; d < filter.length; d++) if (filter[d]) { if (total >= offset && total < k) nums.push(d); total++; }
+        return docsByNumber(nums, o.patterns).then(function (docs) {
+          return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [], group: "all" }; }) };
+        });
+      }
+      var page = st.out.slice(offset, k), own = ownTerms(text);
+      return docsByNumber(page.map(function (e) { return e.x.doc; }), o.patterns).then(function (docs) {
+        var res = {
+          total: r ? r.total : 0, totalExact: r ? r.totalExact : true, fuzzy: st.fuzzy,
+          // more first-group results than these may exist (count not exact)
+          more: !!r && !r.totalExact && r.list.length >= k,
+          results: page.map(function (e, i) {
+            var mt = [];
+            e.x.leafIds.forEach(function (id) { var t = e.r.leaves[id].term; if (mt.indexOf(t) < 0) mt.push(t); });
+            var res1 = { num: e.x.doc, score: e.x.lb, doc: docs[i], matchedTerms: mt, group: e.group };
+            if (e.group === "pattern") res1.exact = true;
+            res1.snippet = snippetFor(docs[i], e.r ? matchedByField(e.x.leafIds, e.r.leaves, e.group === "fuzzy", own) : { errorMessage: { terms: own, prefixes: [] } });
+            return res1;
+          })
+        };
+        var more = [];
+        if (res.total === 0) {
+          var w = shortLastWord(text);
+          if (w) more.push(someTermStartsWith(w).then(function (yes) { if (yes) res.partial = w; }));
+        }
+        if (!res.results.length && o.mode === undefined) more.push(suggestions(text, prefix, filter).then(function (sg) { res.suggestions = sg; }));
+        return Promise.all(more).then(function () { return res; });
       });
     });
   }

@@ -48,6 +48,7 @@ type Options struct {
 	SnippetRunes     int    // snippet length in the doc data; default 120
 	InlineMax        int    // document frequency up to which postings sit in the dictionary; default 3
 	FilterFileBytes  int    // target size of a filter postings file; default 32 KiB
+	KeyFileBytes     int    // target size of a pattern keys file (k/); default 12 KiB
 
 	// Keep, when set, allows an incremental export (incremental.go): the
 	// export re-encodes only what the records changed since the last
@@ -99,6 +100,9 @@ func (o *Options) defaults() {
 	}
 	if o.InlineMax <= 0 {
 		o.InlineMax = 3
+	}
+	if o.KeyFileBytes <= 0 {
+		o.KeyFileBytes = 12 << 10
 	}
 	if o.FilterFileBytes <= 0 {
 		o.FilterFileBytes = 32 << 10
@@ -230,12 +234,13 @@ type exportRun struct {
 	shardFirst, shardHash []string          // shards.go
 	rKeep, mKeep          []bool            // files kept, by file (patterns.go)
 	patterns              []json.RawMessage // by doc number (patterns.go)
+	kFirst                []string          // pattern keys files' first words (patterns.go)
 	rHash, mHash          []string          // docdata.go
 	filterIndex           map[string]string // filters.go
 	idPrefix              int               // idindex.go
 	// names lists the hashed names the manifest gives: filter value
-	// lists, id shards (the doc data and pattern files' names are lists of
-	// their own, rh and mh).
+	// lists, id shards, pattern keys (the doc data and pattern files'
+	// names are lists of their own, rh and mh).
 	names map[string]string
 }
 

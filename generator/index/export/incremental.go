@@ -47,19 +47,21 @@ type exportState struct {
 	DocCount  uint64
 	Numbering [32]byte // ids and sort keys in doc number order
 	Shards    []shardOut
-	RHashes   []string // doc data files r/NNNN
-	MHashes   []string // pattern files m/NNNN
-	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	RHashes   []string   // doc data files r/NNNN
+	MHashes   []string   // pattern files m/NNNN
+	Unusable  []uint64   // docs whose messagePattern the client cannot run
+	PatWords  [][]string // per doc, the words of its pattern's required literals
 	Filters   *filterOut
 	IDNames   map[string]string // id index files: key → hash
 }
 
 // The state is a gob in an internal/cachefile of this kind and version
 // (2: shards list the prefix lists they hold; 3: and have term cache
-// files; 4: filters kept; 5: id index kept; 6: framed as a cache file).
+// files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
+// 7: pattern words).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 6
+	exportStateVersion = 7
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.

@@ -33,6 +33,7 @@ func (x *exportRun) writeManifest() error {
 		ShardHashes string              `json:"dh"`
 		DocHashes   string              `json:"rh"`
 		PatHashes   string              `json:"mh,omitempty"`
+		KeyFirst    []string            `json:"kf,omitempty"`
 		Names       map[string]string   `json:"names"`
 	}{
 		Version: FormatVersion, DocCount: x.docCount, Docs: len(x.docs),
@@ -40,7 +41,7 @@ func (x *exportRun) writeManifest() error {
 		Options: map[string]int{"minPrefix": index.MinPrefixRunes, "fuzzyPrefix": index.FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
 			"idPrefix": x.idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
 		FilterNames: index.FilterFields, ShardHashes: strings.Join(x.shardHash, ""), Names: x.names,
-		DocHashes: strings.Join(x.rHash, ""), PatHashes: strings.Join(x.mHash, ""),
+		DocHashes: strings.Join(x.rHash, ""), PatHashes: strings.Join(x.mHash, ""), KeyFirst: x.kFirst,
 	}
 	for _, f := range index.Fields {
 		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})

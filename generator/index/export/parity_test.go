@@ -137,11 +137,12 @@ func TestAnalyzerParity(t *testing.T) {
 }
 
 type jsQueryResult struct {
-	Error   string
-	Ms      float64
-	Total   int
-	Fuzzy   bool
-	Results []struct {
+	Error      string
+	Ms         float64
+	Total      int
+	TotalExact bool
+	Fuzzy      bool
+	Results    []struct {
 		ID      string
 		Score   float64
 		Terms   []string
@@ -160,7 +161,11 @@ type parityQuery struct {
 }
 
 func (p parityQuery) jsOpts() map[string]interface{} {
-	o := map[string]interface{}{"limit": 10, "prefix": p.opts.Prefix, "fuzzy": p.opts.Fuzzy}
+	mode := p.opts.Mode
+	if mode == ModeAny {
+		mode = "any"
+	}
+	o := map[string]interface{}{"limit": 10, "prefix": p.opts.Prefix, "fuzzy": p.opts.Fuzzy, "mode": mode}
 	if len(p.opts.Filters) > 0 {
 		o["filters"] = p.opts.Filters
 	}
@@ -294,6 +299,42 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		}
 		qs = append(qs, parityQuery{q: string(w), opts: QueryOptions{Fuzzy: true}, setOnly: true})
 	}
+	// every query form the search page sends: all words (typed, with the
+	// last word as a prefix), most words (a pasted error), any word (the
+	// "some words" results above) and its fuzzy fallback
+	n := len(qs)
+	for i := 0; i < n; i++ {
+		q := qs[i]
+		if q.opts.Fuzzy {
+			o := q.opts
+			o.Mode = ModeAll
+			qs = append(qs, parityQuery{q: q.q, opts: o, setOnly: true})
+			continue
+		}
+		o := q.opts
+		o.Mode = ModeAll
+		qs = append(qs, parityQuery{q: q.q, opts: o})
+		if i%3 == 0 {
+			o.Prefix = !o.Prefix
+			qs = append(qs, parityQuery{q: q.q, opts: o})
+		}
+	}
+	for i := 0; i < 16; i++ {
+		r := &f.recs[rng.Intn(len(f.recs))]
+		paste := r.ErrorMessage
+		switch i % 4 {
+		case 0:
+			paste = "ValueError: " + paste
+		case 1:
+			paste = "panic: " + strings.ReplaceAll(paste, " ", " 42 ")
+		case 2:
+			paste = "Traceback (most recent call last): File \"/srv/app.py\", line 3, in <module> " + paste
+		}
+		qs = append(qs, parityQuery{q: paste, opts: QueryOptions{Mode: ModeMost}})
+		if i%4 == 3 {
+			qs = append(qs, parityQuery{q: paste, opts: QueryOptions{Mode: ModeMost, Filters: map[string][]string{"severity": {"error", "critical"}}}})
+		}
+	}
 	return qs
 }
 
@@ -346,9 +387,9 @@ func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
 	if len(resp.Queries) != len(qs) {
 		t.Fatalf("node answered %d queries, want %d", len(resp.Queries), len(qs))
 	}
-	ok, nonEmpty := 0, 0
+	ok, nonEmpty, counted := 0, 0, 0
 	for i, q := range qs {
-		want, _, err := search(f.ix, q.q, q.opts, 10)
+		want, total, err := search(f.ix, q.q, q.opts, 10)
 		if err != nil {
 			t.Fatalf("bleve %q: %v", q.q, err)
 		}
@@ -364,13 +405,24 @@ func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
 			t.Errorf("query %q %+v: %s", q.q, q.opts, msg)
 			continue
 		}
+		// the count of "all" and "most" matches, when the engine says it
+		// is exact, is bleve's; otherwise a lower bound
+		if q.opts.Mode != ModeAny && !q.opts.Fuzzy {
+			if got.TotalExact && uint64(got.Total) != total || !got.TotalExact && uint64(got.Total) > total {
+				t.Errorf("query %q %+v: count %d (exact %v), bleve %d", q.q, q.opts, got.Total, got.TotalExact, total)
+				continue
+			}
+			if got.TotalExact {
+				counted++
+			}
+		}
 		ok++
 		if i%10 == 0 && len(want) > 0 {
 			t.Logf("%q %+v: top %s %.6f (js %s %.6f), %d results, js loaded %d files", q.q, q.opts, want[0].ID, want[0].Score,
 				got.Results[0].ID, got.Results[0].Score, len(want), got.Files)
 		}
 	}
-	t.Logf("ranking parity: %d/%d queries identical (%d with results)", ok, len(qs), nonEmpty)
+	t.Logf("ranking parity: %d/%d queries identical (%d with results); %d all/most counts exact and equal to bleve's", ok, len(qs), nonEmpty, counted)
 }
 
 func compareHits(want []Hit, got jsQueryResult, setOnly bool) string {

@@ -2,8 +2,12 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"time"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/pattern"
 )
 
 // compilePatterns is the phase patterns: each record's message pattern as
@@ -55,6 +59,47 @@ func (x *exportRun) compilePatterns() error {
 			x.st.PatternErrors += bits.OnesCount64(u)
 		}
 	}
+	if err := x.writePatternKeys(); err != nil {
+		return err
+	}
 	x.st.PatternTime = time.Since(pstart)
+	return nil
+}
+
+// writePatternKeys writes the pattern keys (patternkeys.go): the words of
+// every usable pattern, those of unchanged pattern files as the last
+// export found them.
+func (x *exportRun) writePatternKeys() error {
+	opts, inc, next := x.opts, x.inc, x.next
+	if opts.Pattern == nil {
+		return nil
+	}
+	next.PatWords = make([][]string, len(x.docs))
+	pk := newPatternKeys(x.ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
+	for i := range x.docs {
+		if next.Unusable[i/64]&(1<<(i%64)) != 0 {
+			continue
+		}
+		if x.mKeep[i/opts.PatternsPerFile] {
+			if i < len(inc.prev.PatWords) {
+				next.PatWords[i] = inc.prev.PatWords[i]
+			}
+		} else if x.patterns[i] != nil {
+			d, err := x.data(i)
+			if err != nil {
+				return err
+			}
+			next.PatWords[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+		}
+		pk.add(i, next.PatWords[i])
+	}
+	kFirst, kHash, err := pk.write(x.w, opts.KeyFileBytes)
+	if err != nil {
+		return err
+	}
+	x.kFirst = kFirst
+	for i, h := range kHash {
+		x.names[fmt.Sprintf("k/%04d", i)] = h
+	}
 	return nil
 }

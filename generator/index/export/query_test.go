@@ -16,77 +16,204 @@ import (
 
 // QueryOptions selects the query structure; engine.js builds the same one.
 type QueryOptions struct {
+	// Mode is how the words of the text combine (see BuildQuery):
+	// ModeAny (the zero value), ModeAll or ModeMost.
+	Mode string
 	// Prefix adds, for every field, a PrefixQuery on the last word of the
 	// text (type-ahead), when the text does not end in a separator and
 	// the word has at least MinPrefixRunes runes.
 	Prefix bool
 	// Fuzzy replaces each term query by a FuzzyQuery with bleve's auto
-	// fuzziness (0 edits up to 2 bytes, 1 up to 5, else 2) and FuzzyPrefix.
+	// fuzziness (0 edits up to 2 bytes, 1 up to 5, else 2) and index.FuzzyPrefix.
 	Fuzzy bool
 	// Filters restrict results: field (one of FilterFields) → accepted
 	// values; values of one field OR, fields AND. Filters never score.
 	Filters map[string][]string
 }
 
+// Query modes.
+const (
+	// ModeAny: a record matches when one word matches (the "some words"
+	// results, and the fuzzy fallback).
+	ModeAny = ""
+	// ModeAll: every word must match, each in some field (what a typed
+	// query asks; these results come first and are what the count says).
+	ModeAll = "all"
+	// ModeMost: at least MostMin(n) of the n words must match (a pasted
+	// error, whose values and runtime prefix the record does not hold).
+	ModeMost = "most"
+)
+
+// MostMin is how many of n pasted words a ModeMost match must hold: half,
+// rounded up. engine.js uses the same rule.
+func MostMin(n int) int {
+	return (n + 1) / 2
+}
+
 // BuildQuery returns the bleve query for text, or nil when the text has no
 // searchable token (then results are filter-only, in doc order).
 //
-// Structure: a disjunction over clauses; for each field in Fields order
+// ModeAny: a disjunction over clauses; for each field in index.Fields order
 // whose query analyzer yields tokens, one clause: a disjunction of one term
 // query (or fuzzy query) per token, with the field's boost; then, in Prefix
 // mode, for each field in order, one prefix query on the last word with the
-// field's boost. Scoring is bleve's default TF-IDF with coord and queryNorm.
+// field's boost.
+//
+// ModeAll and ModeMost: the text's words are its whitespace-separated
+// chunks (index.AnalyzerQCode's tokens) whose English analysis keeps a token (so
+// stop words and bare punctuation are no words). Each word is one clause:
+// a disjunction, over the fields in order, of a term (or fuzzy) query per
+// token the field's query analyzer makes of the word, with the field's
+// boost; the last word, in Prefix mode, also holds the prefix queries of
+// ModeAny. ModeAll is the conjunction of the words' clauses, ModeMost their
+// disjunction with a minimum of MostMin(words).
+//
+// Scoring is bleve's default TF-IDF with coord and queryNorm.
 func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
+	switch opts.Mode {
+	case ModeAny:
+		return buildAny(m, text, opts)
+	case ModeAll, ModeMost:
+		return buildWords(m, text, opts)
+	}
+	return nil, fmt.Errorf("index: unknown query mode %q", opts.Mode)
+}
+
+func buildAny(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
 	var clauses []query.Query
 	for _, f := range index.Fields {
-		a := m.AnalyzerNamed(f.QueryAnalyzer)
-		if a == nil {
-			return nil, fmt.Errorf("index: no analyzer %q", f.QueryAnalyzer)
+		tqs, err := termQueries(m, f, text, opts)
+		if err != nil {
+			return nil, err
 		}
-		toks := a.Analyze([]byte(text))
-		if len(toks) == 0 {
+		if len(tqs) == 0 {
 			continue
-		}
-		tqs := make([]query.Query, len(toks))
-		for i, t := range toks {
-			term := string(t.Term)
-			fz := 0
-			if opts.Fuzzy {
-				fz = searcher.GetAutoFuzziness(term)
-			}
-			if fz > 0 {
-				q := query.NewFuzzyQuery(term)
-				q.SetFuzziness(fz)
-				q.SetPrefix(index.FuzzyPrefix)
-				q.SetField(f.Name)
-				q.SetBoost(f.Boost)
-				tqs[i] = q
-			} else {
-				q := query.NewTermQuery(term)
-				q.SetField(f.Name)
-				q.SetBoost(f.Boost)
-				tqs[i] = q
-			}
 		}
 		d := query.NewDisjunctionQuery(tqs)
 		d.SetMin(1)
 		clauses = append(clauses, d)
 	}
 	if opts.Prefix {
-		if w := LastWord(m, text); w != "" {
-			for _, f := range index.Fields {
-				q := query.NewPrefixQuery(w)
-				q.SetField(f.Name)
-				q.SetBoost(f.Boost)
-				clauses = append(clauses, q)
-			}
-		}
+		clauses = append(clauses, prefixClauses(LastWord(m, text))...)
 	}
 	if len(clauses) == 0 {
 		return nil, nil
 	}
 	top := query.NewDisjunctionQuery(clauses)
 	top.SetMin(1)
+	return top, nil
+}
+
+// termQueries is one term (or fuzzy) query per token f's query analyzer
+// makes of text.
+func termQueries(m mapping.IndexMapping, f index.Field, text string, opts QueryOptions) ([]query.Query, error) {
+	a := m.AnalyzerNamed(f.QueryAnalyzer)
+	if a == nil {
+		return nil, fmt.Errorf("index: no analyzer %q", f.QueryAnalyzer)
+	}
+	toks := a.Analyze([]byte(text))
+	tqs := make([]query.Query, len(toks))
+	for i, t := range toks {
+		term := string(t.Term)
+		fz := 0
+		if opts.Fuzzy {
+			fz = searcher.GetAutoFuzziness(term)
+		}
+		if fz > 0 {
+			q := query.NewFuzzyQuery(term)
+			q.SetFuzziness(fz)
+			q.SetPrefix(index.FuzzyPrefix)
+			q.SetField(f.Name)
+			q.SetBoost(f.Boost)
+			tqs[i] = q
+		} else {
+			q := query.NewTermQuery(term)
+			q.SetField(f.Name)
+			q.SetBoost(f.Boost)
+			tqs[i] = q
+		}
+	}
+	return tqs, nil
+}
+
+// prefixClauses are the type-ahead prefix queries on w, one per field.
+func prefixClauses(w string) []query.Query {
+	if w == "" {
+		return nil
+	}
+	out := make([]query.Query, len(index.Fields))
+	for i, f := range index.Fields {
+		q := query.NewPrefixQuery(w)
+		q.SetField(f.Name)
+		q.SetBoost(f.Boost)
+		out[i] = q
+	}
+	return out
+}
+
+// Words returns the words of text as ModeAll and ModeMost take them: its
+// whitespace-separated chunks that the English analyzer keeps a token of.
+func Words(m mapping.IndexMapping, text string) []string {
+	var out []string
+	for _, w := range words(m, text) {
+		out = append(out, w.text)
+	}
+	return out
+}
+
+type word struct {
+	text string
+	end  int // byte offset of its end in the query text
+}
+
+func words(m mapping.IndexMapping, text string) []word {
+	ws := m.AnalyzerNamed(index.AnalyzerQCode)
+	en := m.AnalyzerNamed(index.AnalyzerEN)
+	if ws == nil || en == nil {
+		return nil
+	}
+	var out []word
+	for _, t := range ws.Analyze([]byte(text)) {
+		w := text[t.Start:t.End]
+		if len(en.Analyze([]byte(w))) > 0 {
+			out = append(out, word{w, t.End})
+		}
+	}
+	return out
+}
+
+func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
+	ws := words(m, text)
+	last := ""
+	if opts.Prefix {
+		last = LastWord(m, text)
+	}
+	var clauses []query.Query
+	for _, w := range ws {
+		var kids []query.Query
+		for _, f := range index.Fields {
+			tqs, err := termQueries(m, f, w.text, opts)
+			if err != nil {
+				return nil, err
+			}
+			kids = append(kids, tqs...)
+		}
+		// the last word takes the prefix clauses when it ends the text
+		if last != "" && w.end == len(text) {
+			kids = append(kids, prefixClauses(last)...)
+		}
+		d := query.NewDisjunctionQuery(kids)
+		d.SetMin(1)
+		clauses = append(clauses, d)
+	}
+	if len(clauses) == 0 {
+		return nil, nil
+	}
+	if opts.Mode == ModeAll {
+		return query.NewConjunctionQuery(clauses), nil
+	}
+	top := query.NewDisjunctionQuery(clauses)
+	top.SetMin(float64(MostMin(len(clauses))))
 	return top, nil
 }
 

@@ -22,7 +22,7 @@ function makeContext() {
   const ctx = { console, Intl, TextEncoder, Promise, Map, Set, Math, Uint8Array, Int8Array, Float32Array, Uint32Array, Array, Object, String, Number, JSON, Error, setTimeout };
   ctx.globalThis = ctx;
   vm.createContext(ctx);
-  for (const f of ["analyzer.js", "engine.js"]) {
+  for (const f of ["analyzer.js", "engine.js", "pattern.js"]) {
     const p = path.join(req.root, "static", "search", f);
     vm.runInContext(fs.readFileSync(p, "utf8"), ctx, { filename: p });
   }
@@ -95,8 +95,11 @@ async function main() {
         error: err,
         ms,
         total: res ? res.total : 0,
+        totalExact: res ? res.totalExact !== false : false,
         fuzzy: res ? res.fuzzy : false,
-        results: res ? res.results.map((r) => ({ id: idOf(r.num), score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern })) : [],
+        results: res ? res.results.map((r) => ({ id: idOf(r.num), score: r.score, terms: r.matchedTerms, pattern: r.doc && r.doc.pattern, group: r.group, snippet: r.snippet })) : [],
+        partial: res ? res.partial : undefined,
+        suggestions: res ? res.suggestions : undefined,
         files: files.length,
         raw: files.reduce((s, f) => s + f.raw, 0),
         gz: files.reduce((s, f) => s + f.gz, 0),

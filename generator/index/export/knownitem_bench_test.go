@@ -1,0 +1,141 @@
+package export
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/knownitem"
+)
+
+// BenchmarkKnownItemScoring ranks the known-item queries of the browser
+// benchmark (internal/e2e BenchmarkKnownItem: same records, same queries)
+// with the bleve twin of each query form, under scoring variants: bleve's
+// TF-IDF with today's field boosts, BM25, and other boosts. It chooses the
+// scoring the engine mirrors; figures in BENCHMARKS.md.
+//
+//	go test ./generator/index -run '^$' -bench KnownItemScoring -benchtime 1x
+func BenchmarkKnownItemScoring(b *testing.B) {
+	n := lookupInt("ERRDOCS_KNOWN_N")
+	if n == 0 {
+		n = 10000
+	}
+	recs := genRecords(n, 11)
+	nq := lookupInt("ERRDOCS_KNOWN_Q")
+	if nq == 0 {
+		nq = 200
+	}
+	qs := knownitem.Make(recs, nq, 5)
+	byID := map[string]*record.Record{}
+	for i := range recs {
+		byID[recs[i].ID] = &recs[i]
+	}
+	type variant struct {
+		name   string
+		model  string
+		boosts map[string]float64
+	}
+	variants := []variant{
+		{"tfidf", "", nil}, // what the engine mirrors: the message's boost 5
+		{"bm25", "bm25", nil},
+		{"tfidf-message3", "", map[string]float64{"errorMessage": 3}}, // the boost before
+		{"tfidf-message8", "", map[string]float64{"errorMessage": 8}},
+		{"tfidf-prose0.5", "", map[string]float64{"documentation": 0.5, "solutions": 0.5, "preventionTips": 0.4}},
+	}
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			saved := append([]index.Field(nil), index.Fields...)
+			defer copy(index.Fields, saved)
+			for i := range index.Fields {
+				if x, ok := v.boosts[index.Fields[i].Name]; ok {
+					index.Fields[i].Boost = x
+				}
+			}
+			m, err := index.NewMapping()
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.ScoringModel = v.model
+			idx, err := bleve.New(filepath.Join(b.TempDir(), "bleve"), m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer idx.Close()
+			batch := idx.NewBatch()
+			for i := range recs {
+				doc, _ := index.BuildDoc(&recs[i])
+				if err := batch.Index(recs[i].ID, doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := idx.Batch(batch); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				var s1, mrr, count, p1 float64
+				var counts []float64
+				nk, np := 0, 0
+				for _, q := range qs {
+					mode, text := ModeAll, q.Text
+					if q.Kind == "paste" {
+						mode = ModeMost
+					}
+					bq, err := BuildQuery(m, text, QueryOptions{Mode: mode, Prefix: q.Kind != "paste"})
+					if err != nil || bq == nil {
+						continue
+					}
+					req := bleve.NewSearchRequestOptions(bq, 10, 0, false)
+					req.SortBy([]string{"-_score", index.SortKeyField, "_id"})
+					res, err := idx.Search(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rank := 0
+					for j, h := range res.Hits {
+						r := byID[h.ID]
+						if r.ErrorMessage == q.Target || q.TargetPattern != "" && r.MessagePattern == q.TargetPattern {
+							rank = j + 1
+							break
+						}
+					}
+					if q.Kind == "paste" {
+						np++
+						if rank == 1 {
+							p1++
+						}
+						continue
+					}
+					nk++
+					counts = append(counts, float64(res.Total))
+					if rank == 1 {
+						s1++
+					}
+					if rank > 0 {
+						mrr += 1 / float64(rank)
+					}
+				}
+				count = medianOf(counts)
+				b.ReportMetric(s1/float64(nk), "kw-success@1")
+				b.ReportMetric(mrr/float64(nk), "kw-MRR@10")
+				b.ReportMetric(count, "kw-median-count")
+				b.ReportMetric(p1/float64(np), "paste-text-success@1")
+			}
+		})
+	}
+}
+
+func medianOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s[len(s)/2]
+}

@@ -1,0 +1,99 @@
+package export
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/pattern"
+)
+
+func TestPatternWords(t *testing.T) {
+	m, err := index.NewMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := m.AnalyzerNamed(index.AnalyzerIdent)
+	for _, c := range []struct {
+		expr string
+		want []string
+	}{
+		// words touching a literal's ends may continue around it
+		{`^Cluster_LeastRequestLbConfig\.ChoiceCount must be >= 2, got: \S+$`, []string{"must", "be", "2", "got"}},
+		{`connection to \S+ refused after \d+ retries`, []string{"to", "refused", "after"}},
+		{`(?i)Permission denied: '[^']+'`, []string{"denied"}},
+		{`no such table: \w+ in schema main db`, []string{"such", "table", "in", "schema", "main"}},
+		{`a|b c d`, nil},
+	} {
+		lits, err := pattern.RequiredLiterals(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := patternWords(a, lits); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: words %q (literals %q), want %q", c.expr, got, lits, c.want)
+		}
+	}
+}
+
+// A paste whose values appear in many other messages still finds the
+// record whose pattern matches it, first, whatever the text ranking: the
+// paste from the issue, against records that merely hold its path.
+func TestPastePatternFirst(t *testing.T) {
+	recs := genRecords(1500, 5)
+	target := &recs[0]
+	target.ErrorMessage = "Cluster_LeastRequestLbConfig.ChoiceCount must be >= 2, got: 1"
+	target.MessagePattern = `Cluster_LeastRequestLbConfig\.ChoiceCount must be >= 2, got: \S+`
+	for i := 1; i <= 40; i++ {
+		r := &recs[i]
+		r.ErrorMessage = fmt.Sprintf("cannot open /var/lib/app/data.db: database is locked (%d); got: /var/lib/app/data.db", i)
+		r.MessagePattern = `cannot open \S+: database is locked \(\d+\)`
+		r.Documentation += "\n\nThe file /var/lib/app/data.db is locked: got /var/lib/app/data.db must be closed."
+	}
+	dir := t.TempDir()
+	ix, err := index.Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
+		t.Fatal(err)
+	}
+	paste := "Cluster_LeastRequestLbConfig.ChoiceCount must be >= 2, got: /var/lib/app/data.db"
+	queries := []map[string]interface{}{
+		{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}},
+		{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": "Error: " + paste + "\n    at main (/srv/app.js:3:9)"}},
+		// without the paste option the text ranking alone decides
+		{"q": paste, "opts": map[string]interface{}{"limit": 10, "mode": "most"}},
+	}
+	var resp struct {
+		Queries []struct {
+			Error   string
+			Results []struct{ ID, Group string }
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+	for i, q := range resp.Queries[:2] {
+		if q.Error != "" {
+			t.Fatalf("query %d: %s", i, q.Error)
+		}
+		if len(q.Results) == 0 || q.Results[0].ID != target.ID || q.Results[0].Group != "pattern" {
+			t.Errorf("query %d: results %+v, want %s first as a pattern match", i, q.Results, target.ID)
+		}
+		for _, r := range q.Results[1:] {
+			if r.Group == "pattern" {
+				t.Errorf("query %d: %s marked a pattern match", i, r.ID)
+			}
+		}
+	}
+	// the text ranking alone puts the path's records first: the test
+	// would not show anything if it did not
+	if rs := resp.Queries[2].Results; len(rs) > 0 && rs[0].ID == target.ID {
+		t.Errorf("the text ranking alone puts the target first: the fixture does not test pattern keys")
+	}
+}
