@@ -179,17 +179,18 @@ func (r *Reader) Done() error {
 // Uvarint reads an unsigned varint.
 func (r *Reader) Uvarint() uint64 {
 	v, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[k:]
-	return v
+	return r.took(k, v)
 }
 
 // Varint reads a signed varint.
 func (r *Reader) Varint() int64 {
 	v, k := binary.Varint(r.b)
+	return int64(r.took(k, uint64(v)))
+}
+
+// took moves past the k bytes a varint decoder read and returns v, or
+// fails when the decoder did (k <= 0).
+func (r *Reader) took(k int, v uint64) uint64 {
 	if k <= 0 {
 		r.fail()
 		return 0

@@ -7,28 +7,20 @@
 package export
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"maps"
-	"math/bits"
-	"path/filepath"
-	"runtime"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/errdocs/errdocs/generator/index"
-	"github.com/errdocs/errdocs/generator/pattern"
 )
 
 // FileWriter receives the exported files, with paths relative to the site
@@ -78,10 +70,10 @@ func (o *Options) defaults() {
 		o.DictShardBytes = 3 << 10
 	}
 	// Postings files of 10 KiB and doc data files of 64 records: at
-	// 100,000 records the fewest bytes a further query loads (a second
-	// query: 46.6 KB median, where 16 KiB and 44 gave 48.3) within the
-	// budget of 5,000 files (4,941); smaller postings files cost more
-	// files than the larger doc data files save (BENCHMARKS.md).
+	// 100,000 records the fewest bytes a further query loads within the
+	// budget of 5,000 files; smaller postings files cost more files than
+	// the larger doc data files save (figures: BENCHMARKS.md, "Export
+	// defaults").
 	if o.PostingFileBytes <= 0 {
 		o.PostingFileBytes = 10 << 10
 	}
@@ -95,9 +87,8 @@ func (o *Options) defaults() {
 		o.BlockSize = 128
 	}
 	// Heads of 4 blocks (512 documents) for terms of 512 postings or
-	// more: at 100,000 records the second budget query's median is 65.4
-	// KB instead of 68.3 with heads of 256 from 512 postings (160 budget
-	// queries; mean -0.6 KB), for 10 more files.
+	// more: a second query loads fewer bytes than with heads of 256, for
+	// a few more files (BENCHMARKS.md, "Export defaults").
 	if o.HeadSize <= 0 {
 		o.HeadSize = 4 * o.BlockSize
 	}
@@ -187,7 +178,10 @@ type Exporter struct {
 // New returns an Exporter of ix.
 func New(ix *index.Index) *Exporter { return &Exporter{ix: ix} }
 
-// Export writes the client-side search files for the current index.
+// Export writes the client-side search files for the current index: a
+// driver over the phases, each in a file of its own (numbering.go,
+// shards.go, patterns.go, docdata.go, filters.go, idindex.go,
+// manifest.go).
 func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	start := time.Now()
 	opts.defaults()
@@ -208,391 +202,51 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 		return st, err
 	}
 	defer r.Close()
-
-	docCount, err := r.DocCount()
-	if err != nil {
-		return st, err
-	}
-
-	// Doc numbers: scorch's internal ids are not stable, so number the
-	// records by (sort key, id): newest analyzedAt first. This is also the
-	// order of filter-only results and the tie-break of scored ones.
-	type docRef struct {
-		internal bindex.IndexInternalID
-		id       string
-		sortKey  string
-	}
-	var internals []bindex.IndexInternalID
-	dr, err := r.DocIDReaderAll()
-	if err != nil {
-		return st, err
-	}
-	for {
-		id, err := dr.Next()
-		if err != nil {
-			dr.Close()
+	x := &exportRun{ex: ex, opts: opts, st: &st, r: r, start: start, names: map[string]string{},
+		w: &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}}
+	phases := []func() error{x.number, x.writeShards, x.compilePatterns, x.writeDocData, x.writeFilters, x.writeIDIndex, x.writeManifest}
+	for _, phase := range phases {
+		if err := phase(); err != nil {
 			return st, err
 		}
-		if id == nil {
-			break
-		}
-		internals = append(internals, slices.Clone(id))
 	}
-	dr.Close()
-	// Each external id is a stored-field read (a tenth of a second at
-	// 100,000 records): spread over the cores.
-	docs := make([]docRef, len(internals))
-	workers := runtime.GOMAXPROCS(0)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(internals); i += workers {
-				ext, err := r.ExternalID(internals[i])
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				sortKey, ok := ex.ix.SortKeyOf(ext)
-				if !ok {
-					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
-					return
-				}
-				docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return st, err
-	}
-	slices.SortFunc(docs, func(a, b docRef) int {
-		if c := strings.Compare(a.sortKey, b.sortKey); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
-	docNum := &docNumbers{}
-	for i, d := range docs {
-		docNum.set(d.internal, uint32(i))
-	}
-	// data is a record's doc data (the side store holds it once).
-	data := func(i int) (index.DocData, error) {
-		return ex.ix.DocData(docs[i].id)
-	}
-	st.Docs = len(docs)
+	ex.pending = x.next
+	st.Duration = time.Since(start)
+	return st, nil
+}
 
-	// The dictionaries, term by term; postings are read as the layout
-	// below reaches them (stream.go).
-	fields, err := fieldTerms(r)
-	if err != nil {
-		return st, err
-	}
-	ranges := prefixRanges(fields)
-	st.ReadTime = time.Since(start)
+// exportRun is one Export: what its phases hand each other.
+type exportRun struct {
+	ex    *Exporter
+	opts  Options
+	st    *Stats
+	r     bindex.IndexReader
+	w     *exportWriter
+	start time.Time
 
-	w := &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}
-	ids := make([]string, len(docs))
-	for i, d := range docs {
-		ids[i] = d.id
-	}
-	sortKeys := make([]string, len(docs))
-	for i, d := range docs {
-		sortKeys[i] = d.sortKey
-	}
-	next := &exportState{Options: optionsKey(opts), DocCount: docCount,
-		Numbering: numberingKey(ids, sortKeys), Index: ex.ix.RecordsKey()}
-	pr := &postingsReader{r: r, nums: docNum, opts: opts}
-	inc, err := ex.planIncremental(opts, next, ids, fields, pr.readBleve)
-	if err != nil {
-		return st, err
-	}
-	st.Incremental = inc != nil
-	if inc != nil {
-		pr.cache, pr.preread = inc.cache, inc.preread
-		st.CheckedTerms, st.ChangedTerms = inc.checked, inc.nChanged
-	}
+	docCount uint64
+	docs     []docRef // by doc number (numbering.go)
+	docNum   *docNumbers
+	ids      []string // by doc number
+	next     *exportState
+	inc      *incremental // nil: a whole export
 
-	// Dictionary shards with their postings files (layout.go), term by
-	// term as the postings are read: all of them, or only those the
-	// changed records touch.
-	shardStart := time.Now()
-	if inc != nil {
-		next.Shards, err = inc.shards(fields, ranges, pr, docCount, w, &st)
-	} else {
-		lw := newShardWriter(opts, w, &st, len(docs))
-		lw.cacheDir = filepath.Join(ex.ix.Dir(), termCacheDir)
-		err = lw.run(fields, ranges, pr, docCount, "", nil)
-		next.Shards = lw.shards
-		st.Shards = len(lw.shards)
-	}
-	if err != nil {
-		return st, err
-	}
-	st.ShardsTotal = len(next.Shards)
-	st.ShardTime = time.Since(shardStart)
-	if pr.cache != nil {
-		st.CachedTerms = int(pr.cache.hits.Load())
-	}
-	var shardFirst, shardHash []string
-	for _, sh := range next.Shards {
-		shardFirst = append(shardFirst, sh.First)
-		shardHash = append(shardHash, sh.Hash)
-	}
-	// Doc data, DocsPerFile records per file, in doc number order. An
-	// incremental export keeps the files none of whose records changed.
-	rKeep := inc.keepFiles(opts.DocsPerFile, len(docs), func(f int) string { return inc.prev.rFile(opts.Dir, f) }, &st)
-	mInc := inc
-	if opts.Pattern == nil {
-		mInc = nil // no pattern files, then or now (Options says so)
-	}
-	mKeep := mInc.keepFiles(opts.PatternsPerFile, len(docs), func(f int) string { return inc.prev.mFile(opts.Dir, f) }, &st)
-	next.Unusable = make([]uint64, (len(docs)+63)/64)
+	shardFirst, shardHash []string          // shards.go
+	rKeep, mKeep          []bool            // files kept, by file (patterns.go)
+	patterns              []json.RawMessage // by doc number (patterns.go)
+	kFirst                []string          // pattern keys files' first words (patterns.go)
+	rHash, mHash          []string          // docdata.go
+	filterIndex           map[string]string // filters.go
+	idPrefix              int               // idindex.go
 	// names lists the hashed names the manifest gives: filter value
 	// lists, id shards, pattern keys (the doc data and pattern files'
 	// names are lists of their own, rh and mh).
-	names := map[string]string{}
-	pstart := time.Now()
-	patterns := make([]json.RawMessage, len(docs))
-	if opts.Pattern != nil {
-		memo := map[string]json.RawMessage{}
-		for i := range docs {
-			if mKeep[i/opts.PatternsPerFile] {
-				if inc.prev.unusable(i) {
-					next.Unusable[i/64] |= 1 << (i % 64)
-				}
-				continue
-			}
-			d, err := data(i)
-			if err != nil {
-				return st, err
-			}
-			expr := d.Pattern
-			if expr == "" {
-				continue // no pattern: nothing to match, nothing unusable
-			}
-			p, ok := memo[expr]
-			if !ok {
-				var err error
-				if p, err = callPattern(opts.Pattern, expr); err != nil || !json.Valid(p) {
-					p = nil
-				}
-				memo[expr] = p
-			}
-			patterns[i] = p
-			if p == nil {
-				next.Unusable[i/64] |= 1 << (i % 64)
-			}
-		}
-		for _, u := range next.Unusable {
-			st.PatternErrors += bits.OnesCount64(u)
-		}
-	}
-	// Pattern keys (patternkeys.go): the words of every usable pattern,
-	// those of unchanged pattern files as the last export found them.
-	var kFirst, kHash []string
-	if opts.Pattern != nil {
-		next.PatWords = make([][]string, len(docs))
-		pk := newPatternKeys(ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
-		for i := range docs {
-			if next.Unusable[i/64]&(1<<(i%64)) != 0 {
-				continue
-			}
-			if mKeep[i/opts.PatternsPerFile] {
-				if i < len(inc.prev.PatWords) {
-					next.PatWords[i] = inc.prev.PatWords[i]
-				}
-			} else if patterns[i] != nil {
-				d, err := data(i)
-				if err != nil {
-					return st, err
-				}
-				next.PatWords[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
-			}
-			pk.add(i, next.PatWords[i])
-		}
-		if kFirst, kHash, err = pk.write(w, opts.KeyFileBytes); err != nil {
-			return st, err
-		}
-		for i, h := range kHash {
-			names[fmt.Sprintf("k/%04d", i)] = h
-		}
-	}
-	st.PatternTime = time.Since(pstart)
-	// Result cards (r/) and pattern programs (m/) go to separate chunks: a
-	// result list needs only the cards; pattern programs (a third of the
-	// bytes) load only for paste matching, in coarser chunks to save files.
-	hasPatterns := opts.Pattern != nil
-	// names lists the hashed names the manifest gives: filter value
-	// lists, id shards (the doc data and pattern files' names are lists of
-	// their own, rh and mh).
-	var rHash, mHash []string
-	for f := 0; f*opts.DocsPerFile < len(docs); f++ {
-		if rKeep[f] {
-			rHash = append(rHash, inc.prev.RHashes[f])
-			continue
-		}
-		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, len(docs))
-		var cards cardColumns
-		for i := lo; i < hi; i++ {
-			d, err := data(i)
-			if err != nil {
-				return st, err
-			}
-			cards.add(d, opts.SnippetRunes)
-		}
-		b, err := json.Marshal(cards)
-		if err != nil {
-			return st, err
-		}
-		h, err := w.script("r", fmt.Sprintf("r/%04d", f), string(b))
-		if err != nil {
-			return st, err
-		}
-		rHash = append(rHash, h)
-	}
-	if hasPatterns {
-		for f := 0; f*opts.PatternsPerFile < len(docs); f++ {
-			if mKeep[f] {
-				mHash = append(mHash, inc.prev.MHashes[f])
-				continue
-			}
-			lo, hi := f*opts.PatternsPerFile, min((f+1)*opts.PatternsPerFile, len(docs))
-			progs := make([]json.RawMessage, 0, hi-lo)
-			for i := lo; i < hi; i++ {
-				p := patterns[i]
-				if p == nil {
-					p = json.RawMessage("null")
-				}
-				progs = append(progs, p)
-			}
-			b, err := json.Marshal(progs)
-			if err != nil {
-				return st, err
-			}
-			h, err := w.script("m", fmt.Sprintf("m/%04d", f), string(b))
-			if err != nil {
-				return st, err
-			}
-			mHash = append(mHash, h)
-		}
-	}
-	next.RHashes, next.MHashes = rHash, mHash
-	// Filters: per field, the sorted values with their doc counts and
-	// where their doc lists are; doc lists packed into filter files.
-	// An incremental export keeps them when no changed record's filter
-	// values changed (FORMAT: the files depend on the values' doc lists
-	// alone, and the doc numbers are as before).
-	fstart := time.Now()
-	var filters *filterOut
-	if inc != nil && ex.filtersSame(inc, ids) {
-		filters = inc.prev.Filters
-		for _, rel := range filters.Files {
-			if err := w.keep(rel, opts.Keep); err != nil {
-				return st, err
-			}
-		}
-		st.FiltersKept = true
-	} else if filters, err = exportFilters(r, w, docNum, len(docs), opts.FilterFileBytes); err != nil {
-		return st, err
-	}
-	maps.Copy(names, filters.Names)
-	filterIndex := filters.Index
-	next.Filters = filters
-	st.FilterTime = time.Since(fstart)
+	names map[string]string
+}
 
-	// Id index: record id -> doc number, sharded by the first hex digits
-	// of the id (ids are 16 random-looking hex digits), so docs(ids) loads
-	// one small chunk per id prefix.
-	idPrefix := 1
-	if len(docs) > 400000 {
-		idPrefix = 2
-	}
-	// They depend on the numbering alone: an incremental export (same
-	// numbering) keeps the previous ones.
-	if inc != nil && inc.prev.IDNames != nil && inc.hasAll(opts.Dir, inc.prev.IDNames) {
-		for key, h := range inc.prev.IDNames {
-			if err := w.keep(opts.Dir+"/"+key+"."+h+".js", opts.Keep); err != nil {
-				return st, err
-			}
-		}
-		next.IDNames = inc.prev.IDNames
-	} else {
-		idShards := map[string][][2]interface{}{}
-		for i, d := range docs {
-			p := d.id
-			if len(p) > idPrefix {
-				p = p[:idPrefix]
-			}
-			idShards[p] = append(idShards[p], [2]interface{}{d.id, i})
-		}
-		next.IDNames = map[string]string{}
-		for _, p := range sortedKeys(idShards) {
-			b, err := json.Marshal(idShards[p])
-			if err != nil {
-				return st, err
-			}
-			h, err := w.script("i", "i/"+p, string(b))
-			if err != nil {
-				return st, err
-			}
-			next.IDNames["i/"+p] = h
-		}
-	}
-	maps.Copy(names, next.IDNames)
-
-	// Manifest, last: small and fixed in shape.
-	type mfField struct {
-		Name     string  `json:"name"`
-		Analyzer string  `json:"analyzer"`
-		Query    string  `json:"query"`
-		Boost    float64 `json:"boost"`
-	}
-	man := struct {
-		Version     int                 `json:"v"`
-		DocCount    uint64              `json:"docCount"`
-		Docs        int                 `json:"docs"`
-		Fields      []mfField           `json:"fields"`
-		Shards      []string            `json:"shards"`
-		DocsPerFile int                 `json:"docsPerFile"`
-		Filters     map[string]string   `json:"filters"`
-		Options     map[string]int      `json:"options"`
-		FilterNames []string            `json:"filterNames"`
-		Extra       map[string][]string `json:"extra,omitempty"`
-		ShardHashes string              `json:"dh"`
-		DocHashes   string              `json:"rh"`
-		PatHashes   string              `json:"mh,omitempty"`
-		KeyFirst    []string            `json:"kf,omitempty"`
-		Names       map[string]string   `json:"names"`
-	}{
-		Version: FormatVersion, DocCount: docCount, Docs: len(docs),
-		Shards: shardFirst, DocsPerFile: opts.DocsPerFile, Filters: filterIndex,
-		Options: map[string]int{"minPrefix": index.MinPrefixRunes, "fuzzyPrefix": index.FuzzyPrefix, "inlineMax": opts.InlineMax, "blockSize": opts.BlockSize,
-			"idPrefix": idPrefix, "patterns": boolInt(hasPatterns), "patternsPerFile": opts.PatternsPerFile},
-		FilterNames: index.FilterFields, ShardHashes: strings.Join(shardHash, ""), Names: names,
-		DocHashes: strings.Join(rHash, ""), PatHashes: strings.Join(mHash, ""), KeyFirst: kFirst,
-	}
-	for _, f := range index.Fields {
-		man.Fields = append(man.Fields, mfField{f.Name, f.Analyzer, f.QueryAnalyzer, f.Boost})
-	}
-	mb, err := json.Marshal(man)
-	if err != nil {
-		return st, err
-	}
-	mh, err := w.script("manifest", "manifest", string(mb))
-	if err != nil {
-		return st, err
-	}
-	// The entry, the one file with a fixed name (and so the one a host must
-	// not cache for long): which manifest to load.
-	if err := w.write("entry", EntryFile, "errdocsSearch.load(\"entry\","+jsString(mh)+");\n"); err != nil {
-		return st, err
-	}
-	ex.pending = next
-	st.Duration = time.Since(start)
-	return st, nil
+// data is a record's doc data (the side store holds it once).
+func (x *exportRun) data(i int) (index.DocData, error) {
+	return x.ex.ix.DocData(x.docs[i].id)
 }
 
 // cardColumns is a doc data file (r/): what a result list shows of each
@@ -665,165 +319,6 @@ func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
 		}
 		terms = append(terms, e.Term)
 	}
-}
-
-// filterOut is what the filter files of an export are, kept in the
-// export state so that the next export can keep them.
-type filterOut struct {
-	Index map[string]string // filter field → key of its value list
-	Names map[string]string // value list key → hash, for the manifest
-	Files []string          // every file written (site paths)
-	Sums  []uint64          // per doc number: FilterSum of its values
-}
-
-// filtersSame reports whether the filter files of the previous export
-// hold for this one: every changed record has the filter values it had,
-// and the files are in the published site.
-func (ex *Exporter) filtersSame(inc *incremental, ids []string) bool {
-	f := inc.prev.Filters
-	if f == nil || len(f.Sums) != len(ids) || ex.ch.FilterSums == nil {
-		return false
-	}
-	for _, d := range inc.changed {
-		sum, ok := ex.ch.FilterSums[ids[d]]
-		if !ok || sum != f.Sums[d] {
-			return false
-		}
-	}
-	for _, rel := range f.Files {
-		if !inc.opts.Has(rel) {
-			return false
-		}
-	}
-	return true
-}
-
-func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int) (*filterOut, error) {
-	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs)}
-	names := out.Names
-	byField := map[string]string{}
-	var file cvWriter
-	fileNo := 0
-	cut := false
-	var hashes []string
-	flush := func() error {
-		cut = false
-		if file.len() == 0 {
-			return nil
-		}
-		key := fmt.Sprintf("f/%04d", fileNo)
-		h, err := w.script("f", key, jsString(file.String()))
-		if err != nil {
-			return err
-		}
-		out.Files = append(out.Files, w.dir+"/"+key+"."+h+".js")
-		hashes = append(hashes, h)
-		file = cvWriter{}
-		fileNo++
-		return nil
-	}
-	// Value lists are written once every filter file has its hashed name.
-	type valueList struct {
-		name    string
-		entries [][]interface{}
-		files   map[int]bool
-	}
-	var lists []valueList
-	ctx := context.Background()
-	for _, name := range index.FilterFields {
-		field := index.FilterFieldPrefix + name
-		vals, err := dictTerms(r, field)
-		if err != nil {
-			return nil, err
-		}
-		// Each value: [value, count, file, offset, length, kind]; kind 0
-		// is a gap list, kind 1 a bitmap (smaller for common values).
-		var entries [][]interface{}
-		files := map[int]bool{}
-		var tfd bindex.TermFieldDoc
-		for _, v := range vals {
-			tfr, err := r.TermFieldReader(ctx, []byte(v), field, false, false, false)
-			if err != nil {
-				return nil, err
-			}
-			var list []uint32
-			for {
-				d, err := tfr.Next(&tfd)
-				if err != nil {
-					tfr.Close()
-					return nil, err
-				}
-				if d == nil {
-					break
-				}
-				if n, ok := docNum.get(d.ID); ok {
-					list = append(list, n)
-				}
-			}
-			tfr.Close()
-			if len(list) == 0 {
-				continue
-			}
-			sum := index.FilterSum(name, v)
-			for _, d := range list {
-				if int(d) < len(out.Sums) {
-					out.Sums[d] += sum
-				}
-			}
-			sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
-			var enc cvWriter
-			prev := uint32(0)
-			for _, d := range list {
-				enc.put(uint64(d - prev))
-				prev = d
-			}
-			s, kind := enc.String(), 0
-			if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
-				s, kind = bm, 1
-			}
-			// Content-defined file boundaries, as for postings files.
-			if file.len() > 0 && (cut || file.len()+len(s) > 2*target) {
-				if err := flush(); err != nil {
-					return nil, err
-				}
-			}
-			entries = append(entries, []interface{}{v, len(list), fileNo, file.len(), len(s), kind})
-			files[fileNo] = true
-			file.b = append(file.b, s...)
-			if !cut {
-				cut = cdcCut(name+"\x00"+v, len(s), file.len(), target)
-			}
-		}
-		lists = append(lists, valueList{"f/" + name, entries, files})
-		byField[name] = "f/" + name
-	}
-	if err := flush(); err != nil {
-		return nil, err
-	}
-	for _, l := range lists {
-		fn := map[string]string{}
-		for f := range l.files {
-			fn[fmt.Sprintf("f/%04d", f)] = hashes[f]
-		}
-		if l.entries == nil {
-			l.entries = [][]interface{}{}
-		}
-		b, err := json.Marshal(struct {
-			V [][]interface{}   `json:"v"`
-			N map[string]string `json:"n"`
-		}{l.entries, fn})
-		if err != nil {
-			return nil, err
-		}
-		h, err := w.script("f", l.name, string(b))
-		if err != nil {
-			return nil, err
-		}
-		names[l.name] = h
-		out.Files = append(out.Files, w.dir+"/"+l.name+"."+h+".js")
-	}
-	out.Index = byField
-	return out, nil
 }
 
 // exportWriter writes chunk scripts: each file calls the global loader

@@ -1,0 +1,67 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// writeDocData is the phase doc data: DocsPerFile records per file, in doc
+// number order. Result cards (r/) and pattern programs (m/) go to separate
+// chunks: a result list needs only the cards; pattern programs (a third of
+// the bytes) load only for paste matching, in coarser chunks to save
+// files.
+func (x *exportRun) writeDocData() error {
+	opts, inc, n := x.opts, x.inc, len(x.docs)
+	for f := 0; f*opts.DocsPerFile < n; f++ {
+		if x.rKeep[f] {
+			x.rHash = append(x.rHash, inc.prev.RHashes[f])
+			continue
+		}
+		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, n)
+		var cards cardColumns
+		for i := lo; i < hi; i++ {
+			d, err := x.data(i)
+			if err != nil {
+				return err
+			}
+			cards.add(d, opts.SnippetRunes)
+		}
+		b, err := json.Marshal(cards)
+		if err != nil {
+			return err
+		}
+		h, err := x.w.script("r", fmt.Sprintf("r/%04d", f), string(b))
+		if err != nil {
+			return err
+		}
+		x.rHash = append(x.rHash, h)
+	}
+	if opts.Pattern != nil {
+		for f := 0; f*opts.PatternsPerFile < n; f++ {
+			if x.mKeep[f] {
+				x.mHash = append(x.mHash, inc.prev.MHashes[f])
+				continue
+			}
+			lo, hi := f*opts.PatternsPerFile, min((f+1)*opts.PatternsPerFile, n)
+			progs := make([]json.RawMessage, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				p := x.patterns[i]
+				if p == nil {
+					p = json.RawMessage("null")
+				}
+				progs = append(progs, p)
+			}
+			b, err := json.Marshal(progs)
+			if err != nil {
+				return err
+			}
+			h, err := x.w.script("m", fmt.Sprintf("m/%04d", f), string(b))
+			if err != nil {
+				return err
+			}
+			x.mHash = append(x.mHash, h)
+		}
+	}
+	x.next.RHashes, x.next.MHashes = x.rHash, x.mHash
+	return nil
+}

@@ -1,0 +1,101 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// docRef is a record as the numbering sees it.
+type docRef struct {
+	internal bindex.IndexInternalID
+	id       string
+	sortKey  string
+}
+
+// number is the phase numbering. Scorch's internal ids are not stable, so
+// the records are numbered by (sort key, id): newest analyzedAt first.
+// This is also the order of filter-only results and the tie-break of
+// scored ones.
+func (x *exportRun) number() error {
+	var err error
+	if x.docCount, err = x.r.DocCount(); err != nil {
+		return err
+	}
+	var internals []bindex.IndexInternalID
+	dr, err := x.r.DocIDReaderAll()
+	if err != nil {
+		return err
+	}
+	for {
+		id, err := dr.Next()
+		if err != nil {
+			dr.Close()
+			return err
+		}
+		if id == nil {
+			break
+		}
+		internals = append(internals, slices.Clone(id))
+	}
+	dr.Close()
+	docs, err := x.refs(internals)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(docs, func(a, b docRef) int {
+		if c := strings.Compare(a.sortKey, b.sortKey); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	x.docs, x.docNum = docs, &docNumbers{}
+	for i, d := range docs {
+		x.docNum.set(d.internal, uint32(i))
+	}
+	x.st.Docs = len(docs)
+	x.ids = make([]string, len(docs))
+	sortKeys := make([]string, len(docs))
+	for i, d := range docs {
+		x.ids[i], sortKeys[i] = d.id, d.sortKey
+	}
+	x.next = &exportState{Options: optionsKey(x.opts), DocCount: x.docCount,
+		Numbering: numberingKey(x.ids, sortKeys), Index: x.ex.ix.RecordsKey()}
+	return nil
+}
+
+// refs reads the records' ids and sort keys. Each external id is a
+// stored-field read (a tenth of a second at 100,000 records): spread over
+// the cores.
+func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
+	docs := make([]docRef, len(internals))
+	workers := runtime.GOMAXPROCS(0)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(internals); i += workers {
+				ext, err := x.r.ExternalID(internals[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				sortKey, ok := x.ex.ix.SortKeyOf(ext)
+				if !ok {
+					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
+					return
+				}
+				docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
+			}
+		}()
+	}
+	wg.Wait()
+	return docs, errors.Join(errs...)
+}

@@ -1,0 +1,54 @@
+package export
+
+import (
+	"path/filepath"
+	"time"
+)
+
+// writeShards is the phase shards: the dictionaries, term by term, and the
+// dictionary shards with their postings files (layout.go), written as the
+// postings are read (stream.go): all of them, or, in an incremental export
+// (incremental.go), only those the changed records touch.
+func (x *exportRun) writeShards() error {
+	fields, err := fieldTerms(x.r)
+	if err != nil {
+		return err
+	}
+	ranges := prefixRanges(fields)
+	x.st.ReadTime = time.Since(x.start)
+	st, next := x.st, x.next
+	pr := &postingsReader{r: x.r, nums: x.docNum, opts: x.opts}
+	inc, err := x.ex.planIncremental(x.opts, next, x.ids, fields, pr.readBleve)
+	if err != nil {
+		return err
+	}
+	x.inc = inc
+	st.Incremental = inc != nil
+	if inc != nil {
+		pr.cache, pr.preread = inc.cache, inc.preread
+		st.CheckedTerms, st.ChangedTerms = inc.checked, inc.nChanged
+	}
+	shardStart := time.Now()
+	if inc != nil {
+		next.Shards, err = inc.shards(fields, ranges, pr, x.docCount, x.w, st)
+	} else {
+		lw := newShardWriter(x.opts, x.w, st, len(x.docs))
+		lw.cacheDir = filepath.Join(x.ex.ix.Dir(), termCacheDir)
+		err = lw.run(fields, ranges, pr, x.docCount, "", nil)
+		next.Shards = lw.shards
+		st.Shards = len(lw.shards)
+	}
+	if err != nil {
+		return err
+	}
+	st.ShardsTotal = len(next.Shards)
+	st.ShardTime = time.Since(shardStart)
+	if pr.cache != nil {
+		st.CachedTerms = int(pr.cache.hits.Load())
+	}
+	for _, sh := range next.Shards {
+		x.shardFirst = append(x.shardFirst, sh.First)
+		x.shardHash = append(x.shardHash, sh.Hash)
+	}
+	return nil
+}
