@@ -18,9 +18,14 @@ import (
 
 // ensureDataset generates the export folder for records/seed under work,
 // or reuses one a previous run completed (a marker file beside it says
-// so). Leftovers of an interrupted edit are restored first.
-func ensureDataset(work string, records int, seed int64, logf func(string, ...any)) (string, bool, error) {
-	dir := filepath.Join(work, fmt.Sprintf("dataset-%d-s%d", records, seed))
+// so). Leftovers of an interrupted edit are restored first. With realCode
+// the records' source excerpts are real code (corpus.Dataset.UseRealCode).
+func ensureDataset(work string, records int, seed int64, realCode bool, logf func(string, ...any)) (string, bool, error) {
+	name := fmt.Sprintf("dataset-%d-s%d", records, seed)
+	if realCode {
+		name += "-realcode"
+	}
+	dir := filepath.Join(work, name)
 	marker := dir + ".complete"
 	if _, err := os.Stat(marker); err == nil {
 		if err := restoreBackups(dir); err != nil {
@@ -33,6 +38,11 @@ func ensureDataset(work string, records int, seed int64, logf func(string, ...an
 	}
 	logf("generating %d records (seed %d) into %s", records, seed, dir)
 	d := corpus.Generate(records, seed)
+	if realCode {
+		if err := d.UseRealCode(); err != nil {
+			return "", false, err
+		}
+	}
 	if err := d.WriteExport(dir, false); err != nil {
 		return "", false, err
 	}

@@ -12,32 +12,38 @@ import (
 	"github.com/errdocs/errdocs/internal/hugobench"
 )
 
-// ensureHugo finds hugo, installing Debian's package if it is missing.
-func ensureHugo(logf func(string, ...any)) (string, error) {
-	if p, err := exec.LookPath("hugo"); err == nil {
+// hugoVersion is the Hugo release the comparison is made with: the
+// issue's figures were taken with 0.165, and Debian's package (0.111) is
+// older than the highlighting options compared.
+const hugoVersion = "v0.165.0"
+
+// ensureHugo returns the hugo to compare with: bin when given, else one
+// installed under work/bin by an earlier run, else it is installed there
+// from the Go module proxy (go install, standard edition: no Sass, which
+// the comparison site does not use).
+func ensureHugo(bin, work string, logf func(string, ...any)) (string, error) {
+	if bin != "" {
+		return exec.LookPath(bin)
+	}
+	dir := filepath.Join(work, "bin")
+	p := filepath.Join(dir, "hugo")
+	if _, err := os.Stat(p); err == nil {
 		return p, nil
 	}
-	logf("hugo not found: installing it with apt-get")
-	var sudo []string
-	if os.Geteuid() != 0 {
-		sudo = []string{"sudo", "-n"}
+	logf("installing hugo %s with go install into %s (a few minutes)", hugoVersion, dir)
+	cmd := exec.Command("go", "install", "github.com/gohugoio/hugo@"+hugoVersion)
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install hugo: %v\n%s", err, out)
 	}
-	for _, args := range [][]string{{"apt-get", "update"}, {"apt-get", "install", "-y", "hugo"}} {
-		args = append(append([]string(nil), sudo...), args...)
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	return exec.LookPath("hugo")
+	return p, nil
 }
 
 // hugoBench converts the dataset into a Hugo site once, then times a cold
 // build (fresh output and cache folders, --ignoreCache) and a second build
 // with nothing changed, runs times each.
-func hugoBench(dataset, work string, runs int, keep bool, logf func(string, ...any)) (*HugoResults, error) {
-	hugo, err := ensureHugo(logf)
+func hugoBench(dataset, work, hugoBin string, runs int, keep bool, logf func(string, ...any)) (*HugoResults, error) {
+	hugo, err := ensureHugo(hugoBin, work, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +84,7 @@ func hugoBench(dataset, work string, runs int, keep bool, logf func(string, ...a
 			return nil, err
 		}
 		h.OutputFiles = len(before)
-		logf("run %d: hugo cold %.1f s, %d files", i, cold.Seconds, len(before))
+		logf("run %d: hugo cold %.1f s (CPU %.1f s), %d files", i, cold.Seconds, cold.CPUSeconds, len(before))
 		nc, _, err := timed(site, hugo, args...)
 		if err != nil {
 			return nil, err

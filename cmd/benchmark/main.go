@@ -31,13 +31,15 @@ import (
 const baseURL = "https://errors.example.org/"
 
 type options struct {
-	records int
-	seed    int64
-	runs    int
-	hugo    bool
-	work    string
-	keep    bool
-	json    string
+	records  int
+	seed     int64
+	runs     int
+	hugo     bool
+	realCode bool
+	hugoBin  string
+	work     string
+	keep     bool
+	json     string
 }
 
 // Results is what -json saves.
@@ -47,6 +49,7 @@ type Results struct {
 	Records    int           `json:"records"`
 	Repos      int           `json:"repos"`
 	Seed       int64         `json:"seed"`
+	RealCode   bool          `json:"realCode"`
 	Runs       int           `json:"runs"`
 	Edited     string        `json:"editedRecord"`
 	Removed    string        `json:"removedRecord"`
@@ -74,6 +77,7 @@ type Summary struct {
 	Runs          []Run   `json:"runs"`
 	MedianSeconds float64 `json:"medianSeconds"`
 	MinSeconds    float64 `json:"minSeconds"`
+	MedianCPU     float64 `json:"medianCPUSeconds"` // user+sys of the child`
 	MaxSeconds    float64 `json:"maxSeconds"`
 	MedianRSS     int64   `json:"medianPeakRSSBytes"`
 	MaxRSS        int64   `json:"maxPeakRSSBytes"`
@@ -92,6 +96,10 @@ type HugoResults struct {
 	// errdocs is.
 	ColdRatio     float64 `json:"coldRatio"`
 	NoChangeRatio float64 `json:"noChangeRatio"`
+	// The same by CPU time (user+sys), the stable figure on a shared
+	// machine.
+	ColdCPURatio     float64 `json:"coldCPURatio"`
+	NoChangeCPURatio float64 `json:"noChangeCPURatio"`
 }
 
 func main() {
@@ -100,7 +108,9 @@ func main() {
 	fs.IntVar(&o.records, "records", 100000, "records in the generated dataset")
 	fs.Int64Var(&o.seed, "seed", 1, "generator seed")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each scenario (figures are medians)")
-	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo (installed with apt-get if missing)")
+	fs.BoolVar(&o.realCode, "real-code", false, "records' source excerpts are real code from public repositories (internal/corpus/testdata/realcode.jsonl.gz), not generated")
+	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo ("+hugoVersion+", installed with go install under -work if -hugo-bin is not given)")
+	fs.StringVar(&o.hugoBin, "hugo-bin", "", "the hugo `binary` to compare with (default: "+hugoVersion+" installed under -work)")
 	fs.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "errdocs-benchmark"), "work `folder`: binary, dataset (kept and reused), outputs")
 	fs.BoolVar(&o.keep, "keep", false, "keep the sites and caches built (default: removed at the end; the dataset is always kept)")
 	fs.StringVar(&o.json, "json", "", "also save the results to this `file` as JSON")
@@ -139,7 +149,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
-	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, Runs: o.runs, startedAt: time.Now()}
+	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, startedAt: time.Now()}
 
 	root, err := moduleRoot()
 	if err != nil {
@@ -151,7 +161,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
 
-	dataset, reused, err := ensureDataset(work, o.records, o.seed, logf)
+	dataset, reused, err := ensureDataset(work, o.records, o.seed, o.realCode, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +190,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 
 	if o.hugo {
-		h, err := hugoBench(dataset, work, o.runs, o.keep, logf)
+		h, err := hugoBench(dataset, work, o.hugoBin, o.runs, o.keep, logf)
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +199,12 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 		}
 		if res.NoChange.MedianSeconds > 0 {
 			h.NoChangeRatio = h.NoChange.MedianSeconds / res.NoChange.MedianSeconds
+		}
+		if res.Cold.MedianCPU > 0 {
+			h.ColdCPURatio = h.Cold.MedianCPU / res.Cold.MedianCPU
+		}
+		if res.NoChange.MedianCPU > 0 {
+			h.NoChangeCPURatio = h.NoChange.MedianCPU / res.NoChange.MedianCPU
 		}
 		res.Hugo = h
 	}
@@ -217,6 +233,7 @@ func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, re
 		}
 		r.Stages = parseStats(stdout)
 		r.Written, r.Unchanged = parseSummary(stdout)
+		r.ReadCache = readCacheLine(stdout)
 		return r, nil
 	}
 
@@ -358,12 +375,13 @@ func (s *Summary) summarise() {
 	if len(s.Runs) == 0 {
 		return
 	}
-	var secs []float64
+	var secs, cpu []float64
 	var rss []int64
 	stages := map[string][]float64{}
 	var order []string
 	for _, r := range s.Runs {
 		secs = append(secs, r.Seconds)
+		cpu = append(cpu, r.CPUSeconds)
 		rss = append(rss, r.PeakRSS)
 		for _, st := range r.Stages {
 			if _, ok := stages[st.Name]; !ok {
@@ -373,6 +391,7 @@ func (s *Summary) summarise() {
 		}
 	}
 	s.MedianSeconds = median(secs)
+	s.MedianCPU = median(cpu)
 	s.MinSeconds = slicesMin(secs)
 	s.MaxSeconds = slicesMax(secs)
 	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })

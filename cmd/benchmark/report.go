@@ -13,20 +13,30 @@ func report(w io.Writer, r *Results) {
 	if r.Runs == 1 {
 		runs = "run"
 	}
-	fmt.Fprintf(w, "\nerrdocs benchmark: %d records, %d repos, seed %d, %d %s (medians; min/max over runs)\n", r.Records, r.Repos, r.Seed, r.Runs, runs)
+	excerpts := "generated excerpts"
+	if r.RealCode {
+		excerpts = "real-code excerpts"
+	}
+	fmt.Fprintf(w, "\nerrdocs benchmark: %d records (%s), %d repos, seed %d, %d %s (medians; min/max over runs; CPU = user+sys)\n", r.Records, excerpts, r.Repos, r.Seed, r.Runs, runs)
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), size(r.Cold.MaxRSS))
 	if len(r.Cold.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
 	}
+	inputs(w, r.Cold)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), size(r.NoChange.MaxRSS), counts(r.NoChange.Runs))
 	if len(r.NoChange.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
 	}
+	inputs(w, r.NoChange)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), size(r.OneChange.MaxRSS), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
 	}
+	if len(r.OneChange.Stages) > 0 {
+		fmt.Fprintf(w, "  %s\n", stages(r.OneChange.Stages))
+	}
+	inputs(w, r.OneChange)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
 	if n := len(r.OneRemoved.Runs); n > 0 {
 		last := r.OneRemoved.Runs[n-1]
@@ -37,12 +47,20 @@ func report(w io.Writer, r *Results) {
 			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.SitemapGone }))
 	}
 	if h := r.Hugo; h != nil {
-		fmt.Fprintf(w, "%-19s %s  peak RSS %s  %s\n", "hugo cold", secs(h.Cold), size(h.Cold.MaxRSS), faster(h.ColdRatio))
-		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s  %s\n", "hugo no-change", secs(h.NoChange), size(h.NoChange.MaxRSS), counts(h.NoChange.Runs), faster(h.NoChangeRatio))
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  %s; %s\n", "hugo cold", secs(h.Cold), size(h.Cold.MaxRSS), faster(h.ColdRatio), lessCPU(h.ColdCPURatio))
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s  %s; %s\n", "hugo no-change", secs(h.NoChange), size(h.NoChange.MaxRSS), counts(h.NoChange.Runs), faster(h.NoChangeRatio), lessCPU(h.NoChangeCPURatio))
 		fmt.Fprintf(w, "  %s; %d pages → %d files; content written in %.1f s (not timed)\n", h.Version, h.Pages, h.OutputFiles, h.ContentSeconds)
 	}
 	fmt.Fprintf(w, "edited record %s; removed record %s\n", r.Edited, r.Removed)
 	fmt.Fprintf(w, "benchmark took %s\n", r.elapsed.Round(time.Second))
+}
+
+// inputs prints what the read stage of a scenario's first run did with the
+// input files, as the build reported it.
+func inputs(w io.Writer, s Summary) {
+	if len(s.Runs) > 0 && s.Runs[0].ReadCache != "" {
+		fmt.Fprintf(w, "  read cache (run 1): %s\n", s.Runs[0].ReadCache)
+	}
 }
 
 // faster words a Hugo/errdocs time ratio.
@@ -56,11 +74,22 @@ func faster(ratio float64) string {
 	return fmt.Sprintf("errdocs is %.1fx SLOWER", 1/ratio)
 }
 
+// lessCPU words a Hugo/errdocs CPU time ratio.
+func lessCPU(ratio float64) string {
+	switch {
+	case ratio <= 0:
+		return ""
+	case ratio >= 1:
+		return fmt.Sprintf("errdocs takes %.1fx less CPU", ratio)
+	}
+	return fmt.Sprintf("errdocs takes %.1fx MORE CPU", 1/ratio)
+}
+
 func secs(s Summary) string {
 	if len(s.Runs) == 1 {
-		return fmt.Sprintf("%7.2f s", s.MedianSeconds)
+		return fmt.Sprintf("%7.2f s  CPU %.2f s", s.MedianSeconds, s.MedianCPU)
 	}
-	return fmt.Sprintf("%7.2f s (min %.2f, max %.2f)", s.MedianSeconds, s.MinSeconds, s.MaxSeconds)
+	return fmt.Sprintf("%7.2f s (min %.2f, max %.2f)  CPU %.2f s", s.MedianSeconds, s.MinSeconds, s.MaxSeconds, s.MedianCPU)
 }
 
 func stages(st []Stage) string {

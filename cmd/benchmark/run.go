@@ -25,9 +25,13 @@ type Run struct {
 	// written took before this build (not part of Seconds).
 	SyncSeconds float64 `json:"syncSeconds"`
 	PeakRSS     int64   `json:"peakRSSBytes"`
-	Stages      []Stage `json:"stages,omitempty"`
-	Written     int64   `json:"written"`   // as the build reports it
-	Unchanged   int64   `json:"unchanged"` // as the build reports it
+	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
+	// ReadCache is the build's own account of its input files (the
+	// "read cache:" line of --stats), when it prints one.
+	ReadCache string  `json:"readCache,omitempty"`
+	Stages    []Stage `json:"stages,omitempty"`
+	Written   int64   `json:"written"`   // as the build reports it
+	Unchanged int64   `json:"unchanged"` // as the build reports it
 	// Files whose mtime or size changed, or that appeared or went, as seen
 	// by comparing the output before and after (not for cold builds).
 	FilesChanged int            `json:"filesChanged"`
@@ -61,6 +65,7 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 	r := Run{Seconds: wall.Seconds(), SyncSeconds: synced.Seconds()}
 	if cmd.ProcessState != nil {
 		r.PeakRSS = maxRSS(cmd.ProcessState)
+		r.CPUSeconds = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	}
 	if err != nil {
 		tail := stderr.String()
@@ -112,4 +117,15 @@ func parseSummary(out string) (written, unchanged int64) {
 	w, _ := strconv.ParseInt(m[1], 10, 64)
 	u, _ := strconv.ParseInt(m[2], 10, 64)
 	return w, u
+}
+
+// readCacheLine is the build's account of its input files: the text of
+// the "read cache:" line of --stats, or "".
+func readCacheLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "read cache: "); ok {
+			return rest
+		}
+	}
+	return ""
 }

@@ -6,9 +6,14 @@
 // ignored, never misread).
 //
 //	go run ./cmd/compareoutput -base e3e3a32
-//	go run ./cmd/compareoutput -base /path/to/errdocs -records 20000 -dataset /data/g20k
+//	go run ./cmd/compareoutput -base /path/to/errdocs -dataset content -dataset /data/g20k
 //
-// It exits 1 when any output differs.
+// It exits 1 when any output differs. The highlighter prints an input as
+// plain text once lexing it overran a time budget, so on a loaded machine
+// two builds can differ in a page's highlighting alone: such files are
+// listed as differing only in highlighting, and -share-highlight has the
+// new binary start from the base binary's highlight cache (a memo of
+// highlighted code: every other cache and output is the new binary's own).
 package main
 
 import (
@@ -37,6 +42,9 @@ type options struct {
 	datasets []string
 	work     string
 	keep     bool
+	// shareHighlight copies the base build's highlight cache into the new
+	// build's cache folder before the new cold build.
+	shareHighlight bool
 }
 
 type stringList []string
@@ -53,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*stringList)(&o.datasets), "dataset", "compare on this dataset `folder` too (repeatable; default content/ and the generated one)")
 	fs.StringVar(&o.work, "work", "", "work `folder` (default a temporary one, removed at the end)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the work folder")
+	fs.BoolVar(&o.shareHighlight, "share-highlight", false, "start the new binary's cold build from the base build's highlight cache")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -107,7 +116,7 @@ func compare(o options, out io.Writer) (bool, error) {
 	}
 	same := true
 	for i, ds := range datasets {
-		ok, err := compareDataset(out, ds, filepath.Join(work, fmt.Sprintf("ds%d", i)), baseBin, newBin)
+		ok, err := compareDataset(out, o, ds, filepath.Join(work, fmt.Sprintf("ds%d", i)), baseBin, newBin)
 		if err != nil {
 			return false, err
 		}
@@ -162,7 +171,7 @@ func buildTree(dir, bin string) (string, error) {
 // compareDataset builds a copy of the dataset with both binaries cold,
 // changes one record, rebuilds both incrementally and once more with the
 // new binary over the base binary's cold cache and site, and compares.
-func compareDataset(out io.Writer, dataset, dir, baseBin, newBin string) (bool, error) {
+func compareDataset(out io.Writer, o options, dataset, dir, baseBin, newBin string) (bool, error) {
 	data := filepath.Join(dir, "data")
 	if err := copyTree(dataset, data); err != nil {
 		return false, err
@@ -170,6 +179,11 @@ func compareDataset(out io.Writer, dataset, dir, baseBin, newBin string) (bool, 
 	base, nw, cross := filepath.Join(dir, "base"), filepath.Join(dir, "new"), filepath.Join(dir, "cross")
 	if err := buildSite(baseBin, data, base); err != nil {
 		return false, err
+	}
+	if o.shareHighlight {
+		if err := copyTree(filepath.Join(base, "cache", "highlight"), filepath.Join(nw, "cache", "highlight")); err != nil {
+			return false, err
+		}
 	}
 	if err := buildSite(newBin, data, nw); err != nil {
 		return false, err
@@ -281,6 +295,9 @@ func report(out io.Writer, label, a, b string) bool {
 	}
 	sort.Strings(diffs)
 	fmt.Fprintf(out, "%s: %d differences\n", label, len(diffs))
+	if n := highlightOnly(a, b, diffs); n > 0 {
+		fmt.Fprintf(out, "  (%d of them only in syntax highlighting: the highlighter's time budget on a loaded machine; try -share-highlight)\n", n)
+	}
 	for i, d := range diffs {
 		if i == 20 {
 			fmt.Fprintf(out, "  …\n")
@@ -326,6 +343,26 @@ func diff(a, b string) (diffs []string, total, search int, err error) {
 		}
 	}
 	return diffs, total, search, nil
+}
+
+var spanTag = regexp.MustCompile(`</?span[^>]*>`)
+
+// highlightOnly counts the differing files that are the same once every
+// span tag (the highlighter's markup) is taken out.
+func highlightOnly(a, b string, diffs []string) int {
+	n := 0
+	for _, d := range diffs {
+		rel, ok := strings.CutPrefix(d, "differs: ")
+		if !ok || !strings.HasSuffix(rel, ".html") {
+			continue
+		}
+		da, err1 := os.ReadFile(filepath.Join(a, rel))
+		db, err2 := os.ReadFile(filepath.Join(b, rel))
+		if err1 == nil && err2 == nil && bytes.Equal(spanTag.ReplaceAll(da, nil), spanTag.ReplaceAll(db, nil)) {
+			n++
+		}
+	}
+	return n
 }
 
 // listFiles lists the files under root by slash-separated relative path.

@@ -13,6 +13,7 @@ import (
 
 	errdocs "github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/pipeline"
+	"github.com/errdocs/errdocs/generator/read"
 )
 
 // siteFlags are the flags of every command that builds a site.
@@ -81,10 +82,20 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// A PATH that cannot be read at all (missing, a FIFO, a device) fails
+	// before anything else is done.
+	if err := read.CheckPaths(paths); err != nil {
+		return fmt.Errorf("%w; the previous site is untouched", err)
+	}
 	c, err := f.config(fs, paths, stderr)
 	if err != nil {
 		return err
 	}
+	release, err := lockSite(c, describe("build", c))
+	if err != nil {
+		return err
+	}
+	defer release()
 	bar := newProgress(stderr, f.quiet)
 	c.Progress = bar.update
 	start := time.Now()
@@ -107,8 +118,8 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printStats(stdout, rep)
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
-			rep.Read, rep.Files, rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files%s, built %d, rejected %d; %d files written, %d unchanged → %s (%s)\n",
+			rep.Read, rep.Files, unreadable(rep), rep.Built, rep.Rejected, rep.Written, rep.Unchanged, c.Out, time.Since(start).Round(time.Millisecond))
 		if rep.Unusable > 0 {
 			fmt.Fprintf(stdout, "errdocs: %d message patterns cannot run in the browser's linear-time matcher (backreferences, lookaround, or too large); pasting their errors falls back to text search\n", rep.Unusable)
 		}
@@ -135,7 +146,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "errdocs: read %d records from %d files, %d valid, rejected %d\n", rep.Read, rep.Files, rep.Built, rep.Rejected)
+		fmt.Fprintf(stdout, "errdocs: read %d records from %d files%s, %d valid, rejected %d\n", rep.Read, rep.Files, unreadable(rep), rep.Built, rep.Rejected)
 	}
 	return nil
 }
@@ -157,6 +168,9 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	if rep.Cached > 0 {
 		fmt.Fprintf(w, "%d record files unchanged since cached: not read again; the manifest check hashed %d files\n", rep.Cached, rep.Hashed)
 	}
+	in := rep.Inputs
+	fmt.Fprintf(w, "read cache: %d of %d record files served, %d read; %d hashed by the manifest check; %d stat calls, %s read; %d younger than %s when looked at (not cached), %d that the previous build found so\n",
+		in.Served, in.RecordFiles, in.Read, in.Hashed, in.Stats, byteSize(in.Bytes), in.Young, in.Margin, in.WereYoung)
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)
 	}
@@ -224,4 +238,25 @@ func (f *siteFlags) startProfile() (stop func(), err error) {
 			}
 		}
 	}, nil
+}
+
+// unreadable is the summary's note of the files that failed whole.
+func unreadable(rep *pipeline.Report) string {
+	if rep.FilesFailed == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d more could not be read)", rep.FilesFailed)
+}
+
+// byteSize words a byte count.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -51,6 +51,16 @@ func cmdBundle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		// bundle of the same dataset reuses its highlighting.
 		c.CacheDir = filepath.Join(filepath.Dir(archive), ".errdocs-cache")
 	}
+	// The archive is locked as the output is: two bundles into one file
+	// would write it at once.
+	if err := checkArchive(archive, c.WithDefaults().Paths); err != nil {
+		return err
+	}
+	release, err := lockSite(pipeline.Config{Out: archive, CacheDir: c.CacheDir, Paths: c.Paths}, describe("bundle", pipeline.Config{Out: archive}))
+	if err != nil {
+		return err
+	}
+	defer release()
 	c.IndexFile = true
 	// A bundle is opened from disk, never at the base URL: with one, the
 	// 404 page would load its style from the hosted site and link there

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 )
 
 // version is set at release time with -ldflags "-X main.version=...".
@@ -44,9 +45,24 @@ func (e errUsage) Error() string { return e.msg }
 func main() {
 	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go stopWithin(ctx, time.Second)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// stopWithin ends the process once ctx is cancelled (SIGINT, SIGTERM) and
+// the command has not returned within grace. Every stage watches ctx, but
+// one may be inside a long step (a large file read, a search export
+// shard); leaving then is safe at any point, as a kill is: nothing is
+// published until the output's final rename or journal, a journal is
+// rolled forward by the next build, and a staging folder left beside the
+// output is removed by it. The kernel lets go of the locks.
+func stopWithin(ctx context.Context, grace time.Duration) {
+	<-ctx.Done()
+	time.Sleep(grace)
+	fmt.Fprintln(os.Stderr, "errdocs: stopped by a signal")
+	os.Exit(1)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -83,6 +83,13 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(c.Paths) == 0 {
 		c.Paths = []string{"content"}
 	}
+	// The output and the cache are held for as long as the preview runs:
+	// it rebuilds into them whenever the records change.
+	release, err := lockSite(c, describe("serve", c))
+	if err != nil {
+		return err
+	}
+	defer release()
 	rebuild := func() {
 		start := time.Now()
 		rep, err := pipeline.Build(ctx, c)
@@ -263,6 +270,11 @@ func previewHandler(root string, hub *reloadHub) http.Handler {
 		if ctype == "" {
 			ctype = http.DetectContentType(data)
 		}
+		// frame-ancestors is ignored in a <meta> policy (CSP 3): only a
+		// header can keep another site from framing the pages, so the
+		// preview sends it, as a host should (see the README).
+		w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+		w.Header().Set("X-Frame-Options", "DENY")
 		if strings.HasPrefix(ctype, "text/html") {
 			if i := bytes.LastIndex(data, []byte("</body>")); i >= 0 {
 				data = append(data[:i:i], append(liveReloadTag(hub.current()), data[i:]...)...)

@@ -24,10 +24,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	records := fs.Int("records", 1000, "number of records to generate")
 	seed := fs.Int64("seed", 1, "random seed; the same seed and count give the same bytes")
 	gz := fs.Bool("gzip", false, "gzip the record files and repos.json (*.json.gz)")
+	realCode := fs.Bool("real-code", false, "source excerpts of real code from public repositories, not generated ones")
 	manifest := fs.Bool("manifest", false, "do not generate: recompute DIR/manifest.json of an existing export folder")
 	quiet := fs.Bool("q", false, "print nothing on success")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: gencorpus [-records N] [-seed S] [-gzip] [-q] DIR
+		fmt.Fprint(stderr, `usage: gencorpus [-records N] [-seed S] [-gzip] [-real-code] [-q] DIR
        gencorpus -manifest DIR
 
 Writes a realistic synthetic dataset of error records to DIR in the export
@@ -67,6 +68,12 @@ flags:
 	}
 	start := time.Now()
 	d := corpus.Generate(*records, *seed)
+	if *realCode {
+		if err := d.UseRealCode(); err != nil {
+			fmt.Fprintln(stderr, "gencorpus:", err)
+			return 1
+		}
+	}
 	if err := d.WriteExport(dir, *gz); err != nil {
 		fmt.Fprintln(stderr, "gencorpus:", err)
 		return 1

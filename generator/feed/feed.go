@@ -58,7 +58,7 @@ const FeedEntries = 50
 
 // Write emits the files through emit (paths relative to the site root), in
 // a fixed order and with the same bytes for the same site.
-func Write(s *model.Site, o Options, emit func(path string, data []byte) error) error {
+func Write(s *model.Model, o Options, emit func(path string, data []byte) error) error {
 	if o.BaseURL != "" && o.BaseURL[len(o.BaseURL)-1] != '/' {
 		o.BaseURL += "/"
 	}
@@ -97,7 +97,7 @@ type page struct {
 // files change on nearly every rebuild anyway; kept apart, they do not
 // drag the record files with them, and a daily rebuild rewrites only the
 // record files that gained, lost or changed a record.
-func writeSitemaps(s *model.Site, base string, emit func(string, []byte) error) error {
+func writeSitemaps(s *model.Model, base string, emit func(string, []byte) error) error {
 	var records, bindings []page
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
@@ -149,7 +149,7 @@ func writeSitemaps(s *model.Site, base string, emit func(string, []byte) error) 
 // out: how many there are depends on the page size and on how large the
 // entries render, which only the renderer knows, and a crawler reaches
 // them from the first page's links anyway.
-func bindingPages(s *model.Site, times []time.Time) []page {
+func bindingPages(s *model.Model, times []time.Time) []page {
 	all := newest(times, nil, true)
 	out := []page{
 		{"", all},
@@ -408,7 +408,7 @@ var epoch = time.Unix(0, 0).UTC()
 // atomFeed is the feed of the FeedEntries most recently analysed records.
 // Entry ids are the pages' absolute URLs: permanent as long as the site
 // stays where it is, and what feed readers expect.
-func atomFeed(s *model.Site, o Options) ([]byte, error) {
+func atomFeed(s *model.Model, o Options) ([]byte, error) {
 	title := o.Title
 	if title == "" {
 		title = "errdocs"

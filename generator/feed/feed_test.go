@@ -30,7 +30,7 @@ func rec(repo string, n int, at time.Time) *record.Record {
 	}
 }
 
-func buildSite(rs []*record.Record) *model.Site {
+func buildSite(rs []*record.Record) *model.Model {
 	var b model.Builder
 	for _, r := range rs {
 		b.Add(model.Summarize(r))
@@ -38,7 +38,7 @@ func buildSite(rs []*record.Record) *model.Site {
 	return b.Build()
 }
 
-func write(t testing.TB, s *model.Site, o feed.Options) map[string][]byte {
+func write(t testing.TB, s *model.Model, o feed.Options) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := feed.Write(s, o, func(p string, b []byte) error {

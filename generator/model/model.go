@@ -132,9 +132,9 @@ type Group struct {
 	Info    *record.Info
 }
 
-// Site is the whole model. Records are referred to by their index in
+// Model is the whole model of a dataset. Records are referred to by their index in
 // Summaries, which is the order they were added (the dataset's order).
-type Site struct {
+type Model struct {
 	Summaries []Summary
 	Repos     []*Repo  // by name
 	Tags      []*Group // by name
@@ -151,7 +151,7 @@ type Site struct {
 	severities   map[string]int
 }
 
-// Builder collects summaries and dataset extras, then builds the Site.
+// Builder collects summaries and dataset extras, then builds the Model.
 type Builder struct {
 	summaries []Summary
 	repos     []record.Repo
@@ -188,8 +188,8 @@ func (b *Builder) AddRepoEntries(rs []record.Repo) { b.repos = append(b.repos, r
 func (b *Builder) AddInfos(in []record.Info) { b.infos = append(b.infos, in...) }
 
 // Build computes the site. It is deterministic for the same input order.
-func (b *Builder) Build() *Site {
-	s := &Site{
+func (b *Builder) Build() *Model {
+	s := &Model{
 		Summaries:    b.summaries,
 		repoByName:   map[string]*Repo{},
 		tagByName:    map[string]*Group{},
@@ -299,7 +299,7 @@ func (b *Builder) Build() *Site {
 
 // relatedKey hashes what computeRelated reads: each record's id, repo,
 // family and tags, in site order, and the constants of the choice.
-func (s *Site) relatedKey() [32]byte {
+func (s *Model) relatedKey() [32]byte {
 	h := sha256.New()
 	var buf []byte
 	str := func(v string) {
@@ -330,7 +330,7 @@ func (s *Site) relatedKey() [32]byte {
 }
 
 // validRelated checks related records kept from an earlier build.
-func (s *Site) validRelated(rel [][]int32) bool {
+func (s *Model) validRelated(rel [][]int32) bool {
 	if len(rel) != len(s.Summaries) {
 		return false
 	}
@@ -349,7 +349,7 @@ func (s *Site) validRelated(rel [][]int32) bool {
 
 // sortRecords orders a listing: by repo, then slug, so pages are stable as
 // records are added elsewhere.
-func (s *Site) sortRecords(ids []int32) {
+func (s *Model) sortRecords(ids []int32) {
 	slices.SortFunc(ids, func(a, b int32) int {
 		x, y := &s.Summaries[a], &s.Summaries[b]
 		return cmp.Or(strings.Compare(x.Repo, y.Repo), strings.Compare(x.Slug, y.Slug))
@@ -358,7 +358,7 @@ func (s *Site) sortRecords(ids []int32) {
 
 // countRepos counts the repos of a listing in sortRecords' order (by repo
 // first), where a repo's records are contiguous.
-func (s *Site) countRepos(ids []int32) int {
+func (s *Model) countRepos(ids []int32) int {
 	n := 0
 	for k, i := range ids {
 		if k == 0 || s.Summaries[i].Repo != s.Summaries[ids[k-1]].Repo {
@@ -368,7 +368,7 @@ func (s *Site) countRepos(ids []int32) int {
 	return n
 }
 
-func (s *Site) commonLanguage(ids []int32) string {
+func (s *Model) commonLanguage(ids []int32) string {
 	count := map[string]int{}
 	best := ""
 	for _, i := range ids {
@@ -385,13 +385,13 @@ func (s *Site) commonLanguage(ids []int32) string {
 }
 
 // Repo, Tag and Family look up a binding page's group by name.
-func (s *Site) Repo(name string) *Repo    { return s.repoByName[name] }
-func (s *Site) Tag(name string) *Group    { return s.tagByName[name] }
-func (s *Site) Family(name string) *Group { return s.familyByName[name] }
+func (s *Model) Repo(name string) *Repo    { return s.repoByName[name] }
+func (s *Model) Tag(name string) *Group    { return s.tagByName[name] }
+func (s *Model) Family(name string) *Group { return s.familyByName[name] }
 
 // SeverityCounts returns the number of records of each severity, in the
 // schema's order of severities.
-func (s *Site) SeverityCounts() []Count {
+func (s *Model) SeverityCounts() []Count {
 	out := make([]Count, 0, len(record.Severities))
 	for _, sev := range record.Severities {
 		out = append(out, Count{Name: sev, N: s.severities[sev]})
@@ -406,14 +406,14 @@ type Count struct {
 }
 
 // TopFamilies returns the n largest families, largest first.
-func (s *Site) TopFamilies(n int) []*Group {
+func (s *Model) TopFamilies(n int) []*Group {
 	fs := slices.Clone(s.Families)
 	slices.SortStableFunc(fs, func(a, b *Group) int { return cmp.Compare(len(b.Records), len(a.Records)) })
 	return fs[:min(n, len(fs))]
 }
 
 // TopRepos returns the n repos with the most records, most first.
-func (s *Site) TopRepos(n int) []*Repo {
+func (s *Model) TopRepos(n int) []*Repo {
 	rs := slices.Clone(s.Repos)
 	slices.SortStableFunc(rs, func(a, b *Repo) int { return cmp.Compare(len(b.Records), len(a.Records)) })
 	return rs[:min(n, len(rs))]
@@ -421,7 +421,7 @@ func (s *Site) TopRepos(n int) []*Repo {
 
 // Recent returns the n most recently analysed records, newest first (ties by
 // path, so the list is deterministic).
-func (s *Site) Recent(n int) []int32 {
+func (s *Model) Recent(n int) []int32 {
 	s.recentOnce.Do(func() {
 		ids := make([]int32, len(s.Summaries))
 		for i := range ids {
@@ -440,12 +440,12 @@ func (s *Site) Recent(n int) []int32 {
 // Canonical returns the record whose page is canonical for record i's group
 // of near-duplicates (records that share an errorCode, or else a
 // messagePattern); i itself when it stands alone or is the best of its group.
-func (s *Site) Canonical(i int32) int32 { return s.canonical[i] }
+func (s *Model) Canonical(i int32) int32 { return s.canonical[i] }
 
 // computeCanonical picks each group's best record: has solutions, then the
 // longest documentation, then the smallest slug (then path, to break ties
 // across repos).
-func (s *Site) computeCanonical() []int32 {
+func (s *Model) computeCanonical() []int32 {
 	best := map[string]int32{}
 	better := func(a, b int32) bool {
 		x, y := &s.Summaries[a], &s.Summaries[b]
@@ -494,7 +494,7 @@ const relatedWindow = 48
 // Related returns up to MaxRelated records related to record i: records of
 // the same family in other repos first, then records sharing the most tags;
 // ties broken by a hash of the pair, so the choice is deterministic.
-func (s *Site) Related(i int32) []int32 { return s.related[i] }
+func (s *Model) Related(i int32) []int32 { return s.related[i] }
 
 // hashOrder is a group's members in the order of their id hashes.
 type hashOrder struct {
@@ -502,7 +502,7 @@ type hashOrder struct {
 	hashes  []uint64
 }
 
-func (s *Site) orderByHash(ids []int32, idHash []uint64) hashOrder {
+func (s *Model) orderByHash(ids []int32, idHash []uint64) hashOrder {
 	o := hashOrder{members: slices.Clone(ids)}
 	slices.SortFunc(o.members, func(a, b int32) int {
 		return cmp.Or(cmp.Compare(idHash[a], idHash[b]), cmp.Compare(a, b))
@@ -532,7 +532,7 @@ func (o *hashOrder) window(i int32, h uint64, fn func(j int32)) {
 	}
 }
 
-func (s *Site) computeRelated(workers int) [][]int32 {
+func (s *Model) computeRelated(workers int) [][]int32 {
 	n := len(s.Summaries)
 	idHash := make([]uint64, n)
 	for i := range s.Summaries {
@@ -587,7 +587,7 @@ func (sc *scratch) touch(j int32) {
 	}
 }
 
-func (s *Site) relatedOf(i int32, idHash []uint64, families, tags map[string]*hashOrder, sc *scratch) []int32 {
+func (s *Model) relatedOf(i int32, idHash []uint64, families, tags map[string]*hashOrder, sc *scratch) []int32 {
 	me := &s.Summaries[i]
 	sc.cur++
 	sc.list = sc.list[:0]
@@ -706,19 +706,14 @@ const (
 func TagPath(tag string) string       { return TagsPath + tag + "/" }
 func FamilyPath(family string) string { return FamiliesPath + family + "/" }
 
-// ReservedOwners are first path segments the site uses for itself; a record
-// whose repo owner is one of them would collide with the site's own pages.
-var ReservedOwners = []string{"repos", "tags", "families", "search", "static",
-	"index.html", "404.html", "sitemap.xml", "robots.txt", "feed.xml", "opensearch.xml"}
-
 // Sum is a hash of what a listing shows of record i (see appendHash),
 // computed once per build: pages that list many records (repo, tag and
 // family listings, related-record links) key themselves by these, so an
 // edit that changes nothing a listing shows, such as the documentation,
 // re-renders none of them.
-func (s *Site) Sum(i int32) [16]byte { return s.sums[i] }
+func (s *Model) Sum(i int32) [16]byte { return s.sums[i] }
 
-func (s *Site) computeSums(workers int) [][16]byte {
+func (s *Model) computeSums(workers int) [][16]byte {
 	out := make([][16]byte, len(s.Summaries))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {

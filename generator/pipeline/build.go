@@ -24,7 +24,6 @@ import (
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Config says what to build and how.
@@ -57,22 +56,25 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files      int    // files read
-	Cached     int    // record files whose records came from the read cache, unread
-	Hashed     int    // files the manifest check read to hash (the others it knew from the read cache)
-	Read       int    // records read
-	Built      int    // record pages built
-	Reused     int    // record pages kept from the previous build unrendered
-	Rejected   int    // records left out
-	FileErrors int    // files or entries that could not be read
-	Unusable   int    // message patterns the browser cannot match
-	Search     string // how the search export was made: kept, whole, incremental
-	Written    int64
-	Unchanged  int64
-	Removed    int64
-	Publish    string // how the site was published: new, unchanged, in place, swap
-	Bytes      int64
-	Stages     []Stage
+	Files       int // files read
+	Cached      int // record files whose records came from the read cache, unread
+	Hashed      int // files the manifest check read to hash (the others it knew from the read cache)
+	Inputs      InputStats
+	Read        int            // records read
+	Built       int            // record pages built
+	Reused      int            // record pages kept from the previous build unrendered
+	Rejected    int            // records left out
+	FileErrors  int            // files or entries that could not be read
+	FilesFailed int            // files that could not be read at all
+	Unusable    int            // message patterns the browser cannot match
+	Search      string         // how the search export was made: kept, whole, incremental
+	Export      ExportSchedule // when the search export was made
+	Written     int64
+	Unchanged   int64
+	Removed     int64
+	Publish     string // how the site was published: new, unchanged, in place, swap
+	Bytes       int64
+	Stages      []Stage
 }
 
 // Stage is the time one stage of the pipeline took.
@@ -83,6 +85,13 @@ type Stage struct {
 
 // ErrRejected is returned (wrapped) by a strict build that rejected records.
 var ErrRejected = errors.New("records were rejected")
+
+// WithDefaults returns c with the defaults Build fills in (the output, the
+// cache folder beside it, ...), for a caller that must know them first.
+func (c Config) WithDefaults() Config {
+	c.defaults()
+	return c
+}
 
 func (c *Config) defaults() {
 	if len(c.Paths) == 0 {
@@ -220,7 +229,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 			if f := b.cached; f != nil {
 				for k := range f.records {
 					r := &f.records[k]
-					src := read.Source{File: b.path, Index: r.index, Line: r.line}
+					src := record.Source{File: b.path, Index: r.index, Line: r.line}
 					var err error
 					if r.problems != nil {
 						err = ds.take(c, rep, set, rl, src, r.id, r.problems, nil, r.raw, r.rawJSON, false)
@@ -255,7 +264,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 						cr.sum = ck.sum
 					}
 					f.records = append(f.records, cr)
-					if v := ck.it.DatasetVersion; check.UTCTime(v) && v > f.version {
+					if v := ck.it.DatasetVersion; validate.UTCTime(v) && v > f.version {
 						f.version = v
 					}
 				}
@@ -310,6 +319,18 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	for _, err := range errs {
 		rep.FileErrors++
 		c.Problem(err.Error())
+		if rl.w != nil {
+			if err := rl.write(read.Rejected(err)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if extras != nil {
+		rep.FilesFailed = extras.FilesFailed
+		if len(extras.Barren) > 0 {
+			rc.discard()
+			return nil, read.NothingRead(extras.Barren)
+		}
 	}
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
@@ -324,6 +345,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 		}
 	}
 	rep.Files = len(files)
+	rep.Inputs = rc.inputStats(extras)
 	if extras != nil {
 		rep.Hashed = extras.Hashed
 		ds.builder.AddRepoEntries(extras.Repos)
@@ -345,7 +367,7 @@ func (t takeFunc) Take(path string, c read.Cached) error { return t.take(path, c
 // problems are the record's own (from validate.Record); sum is its summary
 // when it has none. rawJSON is the record as read, for the rejects file;
 // when it is not at hand (needRaw), the rejects file reads it again.
-func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog, src read.Source, id string,
+func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog, src record.Source, id string,
 	problems []validate.Problem, sum *model.Summary, raw [32]byte, rawJSON []byte, needRaw bool) error {
 	rep.Read++
 	if len(problems) == 0 {

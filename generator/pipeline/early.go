@@ -11,10 +11,9 @@ import (
 // model, the record pages and the listings need neither, and on a
 // one-record rebuild the export is about half of the build.
 type earlyExport struct {
-	idx      *index.Index
-	done     chan struct{}
-	err      error
-	exported bool // the export was made; else the build makes it later, whole
+	idx  *index.Index
+	done chan struct{}
+	err  error
 }
 
 // maxEarly bounds the records an early export updates: with more, the
@@ -44,17 +43,23 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 	if len(ds.ids) > maxOverlap {
 		return nil, nil
 	}
-	n := 0
+	n, inPrev := 0, 0
 	for i, id := range ds.ids {
-		if h, ok := prev.Indexed[id]; !ok || h != ds.raws[i] {
+		h, ok := prev.Indexed[id]
+		if ok {
+			inPrev++
+		}
+		if !ok || h != ds.raws[i] {
 			if n++; n > maxEarly {
-				return nil, nil
+				break
 			}
 		}
 	}
-	if n == 0 {
-		// Nothing to index: the export is kept, or made from the index as
-		// it is (the build decides, by the dataset key).
+	f := exportFacts{records: len(ds.ids), known: true, changed: n,
+		restructured: inPrev != len(ds.ids) || inPrev != len(prev.Indexed)}
+	if chooseExport(f) != ExportEarly {
+		// Nothing to index (the export is kept, or made from the index as
+		// it is: the build decides, by the dataset key), or too much.
 		return nil, nil
 	}
 	idx, err := open()
@@ -98,11 +103,7 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 			e.err = streamErr
 			return
 		}
-		if !idx.Incremental() {
-			return // a whole export: the build makes it after the listings
-		}
 		e.err = export(idx)
-		e.exported = e.err == nil
 	}()
 	return e, nil
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -15,10 +14,10 @@ func TestOneChangeExportPaths(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		maxOverlap int
-		stage      string // the stage that says how the export ran
+		want       ExportSchedule
 	}{
-		{"early", 250000, "export (rest)"},
-		{"alone", 5, "export"},
+		{"early", 250000, ExportEarly},
+		{"alone", 5, ExportAlone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := maxOverlap
@@ -26,25 +25,42 @@ func TestOneChangeExportPaths(t *testing.T) {
 			t.Cleanup(func() { maxOverlap = old })
 			in, files := testInput(t)
 			p := newPair(t, in)
-			p.build()
+			if first := p.build(); first.rep.Export != ExportAlone {
+				t.Errorf("the first build exported %v, want alone (whole)", first.rep.Export)
+			}
+			if again := p.build(); again.rep.Export != ExportKept {
+				t.Errorf("a rebuild with no change exported %v, want kept", again.rep.Export)
+			}
 			files[0][1].(map[string]any)["documentation"] = "An edited explanation, longer than it was before the edit."
 			writeRecords(t, filepath.Join(in, "f0.json"), files[0]...)
 			o := p.build()
-			var stages []string
-			for _, st := range o.rep.Stages {
-				stages = append(stages, st.Name)
-			}
-			if !slices.Contains(stages, tc.stage) {
-				t.Errorf("stages %v: no %q", stages, tc.stage)
-			}
-			for _, other := range []string{"export (rest)", "export", "listings+export"} {
-				if other != tc.stage && slices.Contains(stages, other) {
-					t.Errorf("stages %v: %q too", stages, other)
-				}
+			if o.rep.Export != tc.want {
+				t.Errorf("the one-change rebuild exported %v, want %v", o.rep.Export, tc.want)
 			}
 			if o.rep.Written == 0 || o.rep.Unchanged == 0 {
 				t.Errorf("wrote %d files, kept %d: not a rebuild of one record", o.rep.Written, o.rep.Unchanged)
 			}
 		})
+	}
+}
+
+// The schedule follows from what changed, one rule for every build.
+func TestChooseExport(t *testing.T) {
+	for _, tc := range []struct {
+		f    exportFacts
+		want ExportSchedule
+	}{
+		{exportFacts{kept: true, records: 10}, ExportKept},
+		{exportFacts{records: 10, known: true, changed: 1}, ExportEarly},
+		{exportFacts{records: 10, known: true, changed: maxEarly}, ExportEarly},
+		{exportFacts{records: 10, known: true, changed: maxEarly + 1}, ExportAlone},
+		{exportFacts{records: 10, known: true}, ExportBeside},                                // nothing to index: made from the index as it is
+		{exportFacts{records: 10, known: true, changed: 1, restructured: true}, ExportAlone}, // the doc numbers move
+		{exportFacts{records: 10, changed: 1}, ExportAlone},                                  // the index is not what the cache says
+		{exportFacts{records: maxOverlap + 1, known: true, changed: 1}, ExportAlone},
+	} {
+		if got := chooseExport(tc.f); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
+		}
 	}
 }

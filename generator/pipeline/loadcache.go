@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -44,8 +46,17 @@ import (
 // The cache may be deleted at any time: the next build reads every file
 // and makes the same site.
 
-// racyMargin is how recently changed a file may be and still be cached.
+// racyMargin is how recently changed a file may be and still be cached,
+// on a file system whose times are whole seconds (FAT's are two).
 var racyMargin = 2 * time.Second
+
+// fineMargin replaces racyMargin for a file whose change time has a
+// fraction of a second: its file system keeps the kernel's clock, which
+// ticks every 1 to 10 ms, so a change later than this after the file was
+// looked at gets another change time. Without it, a dataset written less
+// than two seconds before a build (a generator, a checkout, a copy) was
+// read whole again by the next build, which alone could cache it.
+var fineMargin = 100 * time.Millisecond
 
 // The read cache's files (internal/cachefile): an entry per record file,
 // the manifest check's sums, the model's related records.
@@ -80,6 +91,14 @@ type readCache struct {
 	spoiled map[string]bool
 	dirErr  error
 	dirMade bool
+
+	// Files changed less than the racy margin before this build looked
+	// at them (not cached), and those the previous build saw so: the
+	// report says why files were read again.
+	young     []string
+	prevYoung map[string]bool
+	count     struct{ looked, served, wereYoung atomic.Int64 }
+	coarse    atomic.Bool // a file's times were whole seconds
 }
 
 func newReadCache(dir string) *readCache {
@@ -87,7 +106,76 @@ func newReadCache(dir string) *readCache {
 	if err != nil {
 		return nil
 	}
-	return &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
+	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
+	rc.prevYoung = rc.loadYoung()
+	return rc
+}
+
+func (rc *readCache) youngPath() string { return filepath.Join(rc.dir, "young") }
+
+// loadYoung reads the paths the previous build found too young to cache.
+func (rc *readCache) loadYoung() map[string]bool {
+	data, err := os.ReadFile(rc.youngPath())
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, p := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		m[p] = true
+	}
+	return m
+}
+
+// saveYoung keeps the paths found too young to cache in this build, for
+// the next build's report; none removes the file.
+func (rc *readCache) saveYoung() error {
+	if len(rc.young) == 0 {
+		if rc.prevYoung == nil {
+			return nil
+		}
+		if err := os.Remove(rc.youngPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	sort.Strings(rc.young)
+	return cachefile.WriteFile(rc.youngPath(), []byte(strings.Join(rc.young, "\n")+"\n"))
+}
+
+// InputStats is what the read stage did with the input files.
+type InputStats struct {
+	RecordFiles int   // record files looked at
+	Served      int   // of them, taken from the read cache: not read
+	Read        int   // read, parsed and validated
+	Hashed      int   // files a manifest check read to hash
+	Bytes       int64 // bytes read from record files and hashed
+	Stats       int64 // stat calls on record files and files a manifest lists
+	// Young counts the record files changed less than the racy margin
+	// before this build looked at them: read, and not cached for the
+	// next build. WereYoung counts those the previous build found so.
+	Young, WereYoung int
+	// Margin is the racy margin of the files looked at: fineMargin, or
+	// racyMargin when some file's times are whole seconds.
+	Margin time.Duration
+}
+
+// inputStats is the read cache's account of one read.
+func (rc *readCache) inputStats(x *read.Extras) InputStats {
+	st := InputStats{Margin: fineMargin}
+	if x != nil {
+		st.Hashed, st.Bytes, st.Stats = x.Hashed, x.BytesRead, x.Stats
+	}
+	if rc == nil {
+		return st
+	}
+	st.RecordFiles = int(rc.count.looked.Load())
+	st.Served = int(rc.count.served.Load())
+	st.Read = st.RecordFiles - st.Served
+	st.Young, st.WereYoung = len(rc.young), int(rc.count.wereYoung.Load())
+	if rc.coarse.Load() {
+		st.Margin = racyMargin
+	}
+	return st
 }
 
 // cachedFile is what the cache keeps of one record file.
@@ -114,18 +202,34 @@ func (rc *readCache) entryPath(path string) string {
 	return filepath.Join(rc.dir, hex.EncodeToString(h[:12]))
 }
 
-// racy reports a file changed too recently to be cached.
+// racy reports a file changed too recently to be cached. The change time
+// is the one no program can set: its grain says the file system's.
 func racy(id read.FileID) bool {
-	limit := id.Stated.Add(-racyMargin).UnixNano()
+	margin := racyMargin
+	if id.ChangeTime%int64(time.Second) != 0 {
+		margin = fineMargin
+	}
+	limit := id.Stated.Add(-margin).UnixNano()
 	return id.ChangeTime >= limit || id.ModTime >= limit
 }
 
 // Lookup implements read.FileCache.
 func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
+	rc.count.looked.Add(1)
+	if id.ChangeTime%int64(time.Second) == 0 {
+		rc.coarse.Store(true)
+	}
+	if rc.prevYoung[id.Path] {
+		rc.count.wereYoung.Add(1)
+	}
 	if racy(id) {
+		rc.mu.Lock()
+		rc.young = append(rc.young, id.Path)
+		rc.mu.Unlock()
 		return read.Cached{}, false
 	}
 	if f, ok := rc.load(id); ok {
+		rc.count.served.Add(1)
 		return read.Cached{Records: len(f.records), DatasetVersion: f.version, Value: f}, true
 	}
 	rc.mu.Lock()
@@ -386,6 +490,9 @@ func (rc *readCache) save(problems []error) error {
 		return err
 	}
 	first := rc.saveSums()
+	if err := rc.saveYoung(); first == nil {
+		first = err
+	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	for path, id := range rc.missed {

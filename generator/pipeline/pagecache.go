@@ -32,8 +32,8 @@ import (
 // The cache may be deleted at any time: the next build renders everything
 // and writes the same bytes.
 
-// Key is the hash of a file's inputs.
-type Key [16]byte
+// fileKey is the hash of a file's inputs.
+type fileKey [16]byte
 
 // Kinds of files, which are skipped together or one by one.
 const (
@@ -46,7 +46,7 @@ const (
 
 type cacheEntry struct {
 	Kind  uint8
-	Key   Key
+	Key   fileKey
 	Group string // for listings: the listing's base path
 	Print publish.Fingerprint
 }
@@ -113,7 +113,7 @@ func (m *entryMap) decode(b []byte) error {
 		rel = append(rel[:common], r.Bytes()...)
 		var e cacheEntry
 		e.Kind = r.Byte()
-		copy(e.Key[:], r.Next(len(Key{})))
+		copy(e.Key[:], r.Next(len(fileKey{})))
 		if g := r.Bytes(); len(g) > 0 {
 			gs, ok := groups[string(g)]
 			if !ok {
@@ -327,14 +327,14 @@ func savePageCache(path string, data, old []byte) error {
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.
-func (pc *pageCache) reuse(out *publish.Site, rel string, kind uint8, key Key) bool {
+func (pc *pageCache) reuse(out *publish.Site, rel string, kind uint8, key fileKey) bool {
 	e, ok := pc.Entries[rel]
 	return ok && e.Kind == kind && e.Key == key && out.Reuse(rel, e.Print)
 }
 
 // reuseAll keeps every previous file of a kind when all of them have this
 // key and are still on disk as written; it keeps none otherwise.
-func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key Key) bool {
+func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key fileKey) bool {
 	var paths []string
 	for rel, e := range pc.Entries {
 		if e.Kind != kind {
@@ -361,7 +361,7 @@ func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key Key) bool {
 // field lists never hash alike.
 type hasher struct{ h hash.Hash }
 
-func newHasher(global Key) *hasher {
+func newHasher(global fileKey) *hasher {
 	h := &hasher{h: sha256.New()}
 	h.h.Write(global[:])
 	return h
@@ -386,15 +386,15 @@ func (h *hasher) bytes(b []byte) *hasher {
 	return h
 }
 
-func (h *hasher) key() Key {
-	var k Key
+func (h *hasher) key() fileKey {
+	var k fileKey
 	copy(k[:], h.h.Sum(nil))
 	return k
 }
 
 // globalKey hashes what every file depends on.
-func globalKey(c *Config, assets map[string]string) (Key, error) {
-	h := newHasher(Key{})
+func globalKey(c *Config, assets map[string]string) (fileKey, error) {
+	h := newHasher(fileKey{})
 	bin, err := binaryHash()
 	if err == nil {
 		h.bytes(bin[:])
@@ -402,7 +402,7 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 	if err != nil {
 		// Without its own binary to hash, a build cannot tell whether the
 		// code changed: it then trusts nothing from an earlier build.
-		return Key{}, errors.New("cannot hash the errdocs binary")
+		return fileKey{}, errors.New("cannot hash the errdocs binary")
 	}
 	h.str(c.Title).str(c.Description).str(c.BaseURL).num(c.PerPage).str(c.ReportURL)
 	if c.IndexFile {
@@ -426,7 +426,7 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 			return err
 		})
 		if err != nil {
-			return Key{}, err
+			return fileKey{}, err
 		}
 	}
 	return h.key(), nil
@@ -435,7 +435,7 @@ func globalKey(c *Config, assets map[string]string) (Key, error) {
 // recordKey hashes what one record page is made from: the record, its
 // canonical record and its related records as listed. It writes the same
 // fields as a hasher would, into one buffer hashed at once.
-func recordKey(global Key, s *model.Site, i int32, raw [32]byte) Key {
+func recordKey(global fileKey, s *model.Model, i int32, raw [32]byte) fileKey {
 	var arr [512]byte
 	b := append(arr[:0], global[:]...)
 	b = binary.AppendVarint(b, int64(len(raw)))
@@ -453,14 +453,14 @@ func recordKey(global Key, s *model.Site, i int32, raw [32]byte) Key {
 		b = append(b, sum[:]...)
 	}
 	full := sha256.Sum256(b)
-	var k Key
+	var k fileKey
 	copy(k[:], full[:])
 	return k
 }
 
 // datasetKey hashes the whole dataset as the binding pages and the search
 // export see it.
-func datasetKey(global Key, s *model.Site, raws [][32]byte, extras []byte) Key {
+func datasetKey(global fileKey, s *model.Model, raws [][32]byte, extras []byte) fileKey {
 	h := newHasher(global)
 	for i := range s.Summaries {
 		sum := s.Sum(int32(i))
@@ -473,14 +473,14 @@ func datasetKey(global Key, s *model.Site, raws [][32]byte, extras []byte) Key {
 
 // listingCache is the build's side of render.ListingCache.
 type listingCache struct {
-	global  Key
+	global  fileKey
 	prev    *pageCache
 	byGroup map[string][]string // listing base → its files last time
 	out     *publish.Site
 	note    func(rel string, e cacheEntry)
 }
 
-func newListingCache(global Key, prev *pageCache, out *publish.Site, note func(string, cacheEntry)) *listingCache {
+func newListingCache(global fileKey, prev *pageCache, out *publish.Site, note func(string, cacheEntry)) *listingCache {
 	lc := &listingCache{global: global, prev: prev, out: out, note: note, byGroup: map[string][]string{}}
 	for rel, e := range prev.Entries {
 		if e.Kind == kindListing {
@@ -490,13 +490,13 @@ func newListingCache(global Key, prev *pageCache, out *publish.Site, note func(s
 	return lc
 }
 
-func (lc *listingCache) key(k render.Key) Key {
+func (lc *listingCache) key(k render.ListingKey) fileKey {
 	return newHasher(lc.global).bytes(k[:]).key()
 }
 
 // Keep keeps every file the listing made last time, if they were made from
 // the same key and are on disk as written; all or none.
-func (lc *listingCache) Keep(base string, k render.Key) bool {
+func (lc *listingCache) Keep(base string, k render.ListingKey) bool {
 	key := lc.key(k)
 	paths := lc.byGroup[base]
 	if len(paths) == 0 {
@@ -519,6 +519,6 @@ func (lc *listingCache) Keep(base string, k render.Key) bool {
 	return true
 }
 
-func (lc *listingCache) Made(base string, k render.Key, rel string) {
+func (lc *listingCache) Made(base string, k render.ListingKey, rel string) {
 	lc.note(rel, cacheEntry{Kind: kindListing, Key: lc.key(k), Group: base})
 }

@@ -21,7 +21,7 @@ func TestRecordKeyAsHasher(t *testing.T) {
 			ErrorCode: fmt.Sprint(i % 7), Documentation: string(make([]byte, 50*i))}))
 	}
 	s := b.Build()
-	global := Key{1, 2, 3}
+	global := fileKey{1, 2, 3}
 	for i := range s.Summaries {
 		raw := [32]byte{byte(i)}
 		h := newHasher(global)
@@ -45,7 +45,7 @@ func TestRecordKeyAsHasher(t *testing.T) {
 func TestPageCacheForm(t *testing.T) {
 	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
 	for i := 0; i < 500; i++ {
-		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: Key{byte(i), 9},
+		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: fileKey{byte(i), 9},
 			Group: fmt.Sprintf("tags/t%d/", i%3), Print: publish.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
 		pc.Indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
 	}
@@ -82,7 +82,7 @@ func TestPageCacheForm(t *testing.T) {
 // and a cache that differs in anything other bytes.
 func TestPageCacheBytes(t *testing.T) {
 	mk := func() *pageCache {
-		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: Key{1}}, "b/index.html": {Kind: 2}},
+		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: fileKey{1}}, "b/index.html": {Kind: 2}},
 			Indexed: indexedMap{"x": {2}, "y": {3}}, Unusable: 1}
 	}
 	enc := encodePageCache
@@ -105,9 +105,9 @@ func TestPageCacheBytes(t *testing.T) {
 		t.Error("a cut cache decoded")
 	}
 	for name, change := range map[string]func(*pageCache){
-		"entry": func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{2}} },
+		"entry": func(p *pageCache) { p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: fileKey{2}} },
 		"print": func(p *pageCache) {
-			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: Key{1}, Print: publish.Fingerprint{Ino: 1}}
+			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: fileKey{1}, Print: publish.Fingerprint{Ino: 1}}
 		},
 		"entries":  func(p *pageCache) { p.Entries["c"] = cacheEntry{} },
 		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },

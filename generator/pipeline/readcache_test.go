@@ -26,9 +26,9 @@ import (
 // trustAll lets the read cache keep files however recently they changed
 // (the tests write files and build at once), for the length of a test.
 func trustAll(t *testing.T) {
-	old := racyMargin
-	racyMargin = -time.Hour
-	t.Cleanup(func() { racyMargin = old })
+	old, oldFine := racyMargin, fineMargin
+	racyMargin, fineMargin = -time.Hour, -time.Hour
+	t.Cleanup(func() { racyMargin, fineMargin = old, oldFine })
 }
 
 func seedRecord(t *testing.T, n int, change func(r map[string]any)) map[string]any {

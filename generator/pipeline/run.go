@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/errdocs/errdocs/generator/record"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -24,382 +24,407 @@ import (
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/pattern"
 	"github.com/errdocs/errdocs/generator/publish"
+	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
 // previous site is left as it was.
-func Build(ctx context.Context, c Config) (rep *Report, err error) {
+func Build(ctx context.Context, c Config) (*Report, error) {
 	c.defaults()
-	rep = &Report{}
-	timer := stageTimer{rep: rep, last: time.Now(), hook: c.StageDone}
+	b := &build{ctx: ctx, c: &c, rep: &Report{}}
+	b.timer = stageTimer{rep: b.rep, last: time.Now(), hook: c.StageDone}
+	err := b.run()
+	return b.rep, err
+}
 
-	closeRejects, rejects, err := openRejects(c.RejectsFile)
+// A build is one run of the pipeline. Its stages are the methods run calls
+// in turn (the stages Report.Stages names); its fields are what one stage
+// hands the next.
+type build struct {
+	ctx   context.Context
+	c     *Config
+	rep   *Report
+	timer stageTimer
+
+	// Loaded beside the reading (startLoading): the page cache, the
+	// search index when an early export may want it, and the fingerprints
+	// of the previous site's files.
+	pcPath   string
+	pcLoaded chan loadedCache
+	looked   chan map[string]publish.Fingerprint
+	opening  *indexOpening
+	gotCache bool
+
+	ds        *dataset      // read+validate
+	out       *publish.Site // the site being written
+	assets    map[string]string
+	global    fileKey // the key of everything but the data (gerr: none)
+	gerr      error
+	prev      *pageCache // what the previous build made
+	prevBytes []byte
+	known     chan struct{} // closed once the site knows the previous files
+	knowFiles func()
+
+	schedule ExportSchedule
+	early    *earlyExport
+	idx      *index.Index
+	exporter *export.Exporter // set once the export ran
+	exportMu sync.Mutex
+	exported []string // the export's files, as written or kept
+
+	m  *model.Model
+	hl *highlight.Highlighter
+	r  *render.Renderer
+
+	// check: what the next page cache holds, and the record pages to make.
+	next          *pageCache
+	exportEntries entryMap // the search export's files: a table of their own
+	nextMu        sync.Mutex
+	keys          []fileKey
+	rels          []string
+	need          []bool // by model index
+	nNeed         int
+	dkey          fileKey
+	tables        pageTables
+}
+
+type loadedCache struct {
+	pc      *pageCache
+	data    []byte
+	opening *indexOpening
+}
+
+// run runs the stages in order.
+func (b *build) run() (err error) {
+	closeRejects, rejects, err := openRejects(b.c.RejectsFile)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	defer closeRejects()
-	// The page cache is read and decoded while the records are read: it
-	// depends on nothing they give. So is the search index opened when a
-	// previous build indexed few enough records for an early export (below)
-	// to be possible, and the previous site's files looked at, which the
-	// cache says were written: whether each is still as written is asked
-	// for most of them below.
-	pcPath := pageCachePath(c.CacheDir, c.Out)
-	type loadedCache struct {
-		pc      *pageCache
-		data    []byte
-		opening *indexOpening
+	b.startLoading()
+	// The index opened early is closed on the way out unless a stage took
+	// it, also when the build fails before it got the page cache.
+	defer func() {
+		if !b.gotCache {
+			b.opening = (<-b.pcLoaded).opening
+		}
+		b.opening.discard()
+	}()
+	if err := b.readValidate(rejects); err != nil {
+		return err
 	}
-	pcLoaded := make(chan loadedCache, 1)
-	looked := make(chan map[string]publish.Fingerprint, 1)
+	if b.out, err = publish.Begin(b.c.Out); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			b.out.Abort()
+		}
+	}()
+	// Whatever happens, an early export is done before the site is aborted
+	// or published (it writes into it), and the index is closed after.
+	defer b.closeIndex()
+	steps := []func() error{b.cache, b.model, b.setup, b.check, b.renderIndex, b.listings, b.export, b.write}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startLoading reads and decodes the page cache beside the reading of the
+// records: it depends on nothing they give. So is the search index opened
+// when a previous build indexed few enough records for an early export to
+// be possible, and the previous site's files looked at, which the cache
+// says were written: whether each is still as written is asked for most
+// of them later.
+func (b *build) startLoading() {
+	c := b.c
+	b.pcPath = pageCachePath(c.CacheDir, c.Out)
+	b.pcLoaded = make(chan loadedCache, 1)
+	b.looked = make(chan map[string]publish.Fingerprint, 1)
 	go func() {
-		pc, data := loadPageCache(pcPath)
+		pc, data := loadPageCache(b.pcPath)
 		var opening *indexOpening
 		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
-		pcLoaded <- loadedCache{pc, data, opening}
+		b.pcLoaded <- loadedCache{pc, data, opening}
 		rels := make([]string, 0, len(pc.Entries))
 		for rel := range pc.Entries {
 			rels = append(rels, rel)
 		}
-		looked <- publish.Look(c.Out, rels, c.Workers)
+		b.looked <- publish.Look(c.Out, rels, c.Workers)
 	}()
-	// The index opened early is closed on the way out unless a stage took
-	// it, also when the build fails before it got the page cache.
-	var opening *indexOpening
-	gotCache := false
-	defer func() {
-		if !gotCache {
-			opening = (<-pcLoaded).opening
-		}
-		opening.discard()
-	}()
-	ds, err := load(&c, rep, rejects, newReadCache(filepath.Join(c.CacheDir, "read")))
+}
+
+// readValidate is the stage read+validate.
+func (b *build) readValidate(rejects io.Writer) error {
+	ds, err := load(b.c, b.rep, rejects, newReadCache(filepath.Join(b.c.CacheDir, "read")))
 	if err != nil {
-		return rep, err
+		return err
 	}
-	timer.done("read+validate")
-	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
-		return rep, fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", rep.Rejected, rep.FileErrors, ErrRejected)
+	b.ds = ds
+	b.timer.done("read+validate")
+	if b.c.Strict && (b.rep.Rejected > 0 || b.rep.FileErrors > 0) {
+		return fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", b.rep.Rejected, b.rep.FileErrors, ErrRejected)
 	}
-	out, err := publish.Begin(c.Out)
-	if err != nil {
-		return rep, err
+	// Every record rejected: an empty site replacing the previous one is
+	// never what was meant.
+	if b.rep.Read > 0 && b.rep.Read == b.rep.Rejected {
+		return fmt.Errorf("all %d records were rejected; the previous site is untouched: %w", b.rep.Read, ErrRejected)
 	}
-	defer func() {
-		if err != nil {
-			out.Abort()
-		}
-	}()
-	assets, err := writeAssets(out, c.Static)
-	if err != nil {
-		return rep, err
+	return nil
+}
+
+// cache is the stage cache: the assets written, the previous build's page
+// cache taken, and an early export started when it can be.
+func (b *build) cache() error {
+	var err error
+	if b.assets, err = writeAssets(b.out, b.c.Static); err != nil {
+		return err
 	}
-	global, gerr := globalKey(&c, assets)
-	prev := &pageCache{Entries: map[string]cacheEntry{}}
-	var prevBytes []byte
-	lc := <-pcLoaded
-	gotCache, opening = true, lc.opening
-	if gerr == nil {
-		prev, prevBytes = lc.pc, lc.data
+	b.global, b.gerr = globalKey(b.c, b.assets)
+	b.prev = &pageCache{Entries: map[string]cacheEntry{}}
+	lc := <-b.pcLoaded
+	b.gotCache, b.opening = true, lc.opening
+	if b.gerr == nil {
+		b.prev, b.prevBytes = lc.pc, lc.data
 	}
 	// The cache describes the site only if no other build changed it since.
-	if marker, ok := out.Previous(); !ok || marker != prev.Marker {
-		prev = &pageCache{Entries: map[string]cacheEntry{}}
-	}
-	// The search index, opened beside the reading when it could be.
-	openIdx := func() (*index.Index, error) {
-		if opening != nil && !opening.taken {
-			return opening.take()
-		}
-		return index.Open(filepath.Join(c.CacheDir, "index"))
+	if marker, ok := b.out.Previous(); !ok || marker != b.prev.Marker {
+		b.prev = &pageCache{Entries: map[string]cacheEntry{}}
 	}
 	// The export asks the site about the previous site's files only once
 	// their fingerprints are known (it may start before): knowFiles hands
 	// them to the site, once, and is called on the way out in any case,
-	// before the early export is waited for.
-	known := make(chan struct{})
-	knowFiles := sync.OnceFunc(func() {
-		onDisk := <-looked
-		if gerr == nil {
-			out.Known(onDisk)
+	// before an early export is waited for.
+	b.known = make(chan struct{})
+	b.knowFiles = sync.OnceFunc(func() {
+		onDisk := <-b.looked
+		if b.gerr == nil {
+			b.out.Known(onDisk)
 		}
-		close(known)
+		close(b.known)
 	})
-
-	// The search export's files are noted in the page cache once the
-	// dataset key is known (it may be made before, on its own goroutine).
-	var exportMu sync.Mutex
-	var exportRels []string
-	addExport := func(rel string) {
-		exportMu.Lock()
-		exportRels = append(exportRels, rel)
-		exportMu.Unlock()
-	}
-	var exporter *export.Exporter // set once the export ran
-	doExport := func(idx *index.Index) error {
-		// The export may keep the files of the previous one that no changed
-		// record touches, when they are in the published site as written.
-		has := func(rel string) bool {
-			<-known
-			e, ok := prev.Entries[rel]
-			return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
-		}
-		keep := func(rel string) bool {
-			<-known
-			e, ok := prev.Entries[rel]
-			if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
-				return false
-			}
-			addExport(rel)
-			return true
-		}
-		emit := func(rel string, data []byte) error {
-			<-known
-			addExport(rel)
-			return out.WriteFile(rel, data)
-		}
-		prevMarker, _ := out.Previous()
-		ex := export.New(idx)
-		est, err := ex.Export(exportWriter(emit), export.Options{
-			Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
-			Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
-		})
-		if err != nil {
-			return err
-		}
-		rep.Unusable = est.PatternErrors
-		exporter = ex
-		rep.Search = fmt.Sprintf("whole, %d files", est.Files)
-		if est.Incremental {
-			rep.Search = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed), %d files written, %d kept",
-				est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.Files, est.Kept)
-		}
-		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-		rep.Search += fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",
-			ms(est.Duration), ms(est.ReadTime), ms(est.ShardTime), est.CachedTerms, ms(est.FilterTime))
-		return nil
-	}
-
 	// A rebuild that changes a few records updates the search index and
 	// exports it on a goroutine of its own, beside the site model, the
 	// record pages and the listings, none of which it needs: on a
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
-	var idx *index.Index
-	var early *earlyExport
-	if gerr == nil && prev.Indexed != nil {
-		if early, err = startEarlyExport(&c, ds, prev, openIdx, doExport); err != nil {
-			knowFiles()
-			return rep, err
+	if b.gerr == nil && b.prev.Indexed != nil {
+		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, b.doExport); err != nil {
+			b.knowFiles()
+			return err
 		}
 	}
-	if early != nil {
-		idx = early.idx
-		// Closed once the goroutine is done (LIFO: after the wait below).
-		defer func() {
-			if idx != nil {
-				idx.Close()
-			}
-		}()
-		// Whatever happens, the goroutine is done before the site is
-		// aborted or published: it writes into it.
-		defer early.wait()
-		defer knowFiles() // LIFO: before the wait, which may need it
+	if b.early != nil {
+		b.idx = b.early.idx
+		b.setSchedule(ExportEarly)
 	}
-	timer.done("cache")
+	b.timer.done("cache")
+	return nil
+}
 
-	rc := newRelatedCache(filepath.Join(c.CacheDir, "model"))
+// openIndex opens the search index, or takes the one opened beside the
+// reading.
+func (b *build) openIndex() (*index.Index, error) {
+	if b.opening != nil && !b.opening.taken {
+		return b.opening.take()
+	}
+	return index.Open(filepath.Join(b.c.CacheDir, "index"))
+}
+
+// closeIndex ends an early export (handing it the previous files' prints
+// first: it may wait for them) and closes the index, unless write handed
+// it on.
+func (b *build) closeIndex() {
+	if b.early != nil {
+		b.knowFiles()
+		b.early.wait()
+	}
+	if b.idx != nil {
+		b.idx.Close()
+	}
+}
+
+func (b *build) setSchedule(s ExportSchedule) {
+	b.schedule = s
+	b.rep.Export = s
+}
+
+// model is the stage model.
+func (b *build) model() error {
+	rc := newRelatedCache(filepath.Join(b.c.CacheDir, "model"))
 	if rc != nil {
-		ds.builder.Related = rc
+		b.ds.builder.Related = rc
 	}
-	s := ds.builder.Build()
+	b.m = b.ds.builder.Build()
 	if rc != nil && rc.err != nil {
-		c.Problem("related records cache: " + rc.err.Error())
+		b.c.Problem("related records cache: " + rc.err.Error())
 	}
-	timer.done("model")
+	b.timer.done("model")
+	return nil
+}
 
-	hl, err := highlight.New(highlight.Options{CacheDir: filepath.Join(c.CacheDir, "highlight")})
-	if err != nil {
-		return rep, err
+// setup is the stage setup: the highlighter and the renderer.
+func (b *build) setup() error {
+	c := b.c
+	var err error
+	if b.hl, err = highlight.New(highlight.Options{CacheDir: filepath.Join(c.CacheDir, "highlight")}); err != nil {
+		return err
 	}
-	r, err := render.New(render.Options{
+	b.r, err = render.New(render.Options{
 		Templates: c.Templates, Title: c.Title, Description: c.Description,
-		BaseURL: c.BaseURL, IndexFile: c.IndexFile, Assets: assets, PerPage: c.PerPage,
-		ReportURL: c.ReportURL, Markdown: markdown.New(), Highlighter: hl,
+		BaseURL: c.BaseURL, IndexFile: c.IndexFile, Assets: b.assets, PerPage: c.PerPage,
+		ReportURL: c.ReportURL, Markdown: markdown.New(), Highlighter: b.hl,
 	})
 	if err != nil {
-		return rep, err
+		return err
 	}
-	timer.done("setup")
+	b.timer.done("setup")
+	return nil
+}
 
+// noteEntry notes a file of the next page cache.
+func (b *build) noteEntry(rel string, e cacheEntry) {
+	b.nextMu.Lock()
+	b.next.Entries[rel] = e
+	b.nextMu.Unlock()
+}
+
+// check is the stage check: which record pages must be rendered (those
+// whose inputs changed or whose file is no longer on disk as written),
+// whether the search export is kept, and when it is made otherwise.
+func (b *build) check() error {
 	// The fingerprints of the previous site's files, looked at beside the
 	// reading and the site model: what follows asks about those files.
-	knowFiles()
-
+	b.knowFiles()
+	prev, out := b.prev, b.out
 	out.Expect(len(prev.Entries))
-	next := &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
-	exportEntries := entryMap{} // the search export's files: a table of their own
-	var nextMu sync.Mutex
-	noteEntry := func(rel string, e cacheEntry) {
-		nextMu.Lock()
-		next.Entries[rel] = e
-		nextMu.Unlock()
+	b.next = &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
+	b.exportEntries = entryMap{}
+	if b.gerr == nil {
+		b.r.SetCache(newListingCache(b.global, prev, out, b.noteEntry))
 	}
-	note := func(rel string, kind uint8, key Key) { noteEntry(rel, cacheEntry{Kind: kind, Key: key}) }
-	if gerr == nil {
-		r.SetCache(newListingCache(global, prev, out, noteEntry))
-	}
-
-	// Which record pages must be rendered: those whose inputs changed or
-	// whose file is no longer on disk as written.
-	total := len(s.Summaries)
-	keys := make([]Key, total)
-	rels := make([]string, total)
-	need := make([]bool, total) // by site index; each worker sets its own
+	total := len(b.m.Summaries)
+	b.keys, b.rels, b.need = make([]fileKey, total), make([]string, total), make([]bool, total)
 	var needed atomic.Int64
-	err = parallel(ctx, total, c.Workers, func(k int) error {
+	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
-		rel := s.Summaries[i].Path() + "index.html"
-		rels[i] = rel
-		keys[i] = recordKey(global, s, i, ds.raws[i])
-		if !prev.reuse(out, rel, kindRecord, keys[i]) {
-			need[i] = true
+		rel := b.m.Summaries[i].Path() + "index.html"
+		b.rels[i] = rel
+		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
+		if !prev.reuse(out, rel, kindRecord, b.keys[i]) {
+			b.need[i] = true
 			needed.Add(1)
 		}
 		return nil
 	})
 	if err != nil {
-		return rep, err
+		return err
 	}
-	rep.Built = total
-	nNeed := int(needed.Load())
-	rep.Reused = total - nNeed
-	dkey := datasetKey(global, s, ds.raws, ds.extrasKey())
-	emitAs := func(kind uint8) func(string, []byte) error {
-		return func(rel string, data []byte) error {
-			nextMu.Lock()
-			// A listing's pages were noted already, with their own key.
-			if _, ok := next.Entries[rel]; !ok {
-				next.Entries[rel] = cacheEntry{Kind: kind, Key: dkey}
-			}
-			nextMu.Unlock()
-			return out.WriteFile(rel, data)
-		}
+	b.rep.Built = total
+	b.nNeed = int(needed.Load())
+	b.rep.Reused = total - b.nNeed
+	b.dkey = datasetKey(b.global, b.m, b.ds.raws, b.ds.extrasKey())
+	if b.early == nil && prev.reuseAll(out, kindExport, b.dkey) {
+		b.setSchedule(chooseExport(exportFacts{kept: true}))
 	}
-	exportKept := early == nil && prev.reuseAll(out, kindExport, dkey)
-	timer.done("check")
+	b.timer.done("check")
+	return nil
+}
 
-	// The second pass reads records again, for the pages to render and, when
-	// the search index must change, for the index: all files then, else only
-	// the files that hold a page to render.
-	if !exportKept && early == nil {
-		if idx, err = openIdx(); err != nil {
-			return rep, err
+// emitAs writes the site's other pages, noting them in the page cache
+// under the dataset key.
+func (b *build) emitAs(kind uint8) func(string, []byte) error {
+	return func(rel string, data []byte) error {
+		b.nextMu.Lock()
+		// A listing's pages were noted already, with their own key.
+		if _, ok := b.next.Entries[rel]; !ok {
+			b.next.Entries[rel] = cacheEntry{Kind: kind, Key: b.dkey}
+		}
+		b.nextMu.Unlock()
+		return b.out.WriteFile(rel, data)
+	}
+}
+
+// renderIndex is the stage render+index. It reads the records again, for
+// the pages to render and, when the search index must change (and no early
+// export does it), for the index: all files then, else only the files that
+// hold a page to render.
+func (b *build) renderIndex() error {
+	var streamIdx *index.Index // the index this stage updates
+	if b.schedule == ExportNone {
+		idx, err := b.openIndex()
+		if err != nil {
+			return err
 		}
 		// Closed, and let go, as soon as the export state is saved: the
 		// index holds every record's doc data.
-		defer func() {
-			if idx != nil {
-				idx.Close()
-			}
-		}()
+		b.idx, streamIdx = idx, idx
 		// Batches of a thousand records: bleve holds a batch's analysed
 		// documents while it builds the batch's segment (~200 MB for
 		// 5,000 records), and smaller batches cost no time.
 		idx.BatchSize = 1000
 	}
-	renderErr := make(chan error, 1)
-	type job struct {
-		i   int32
-		rec *record.Record
-	}
-	jobs := make(chan job, 4*c.Workers)
-	var rendered atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < c.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				i, rec := j.i, j.rec
-				// The page's bytes are the renderer's pooled buffer,
-				// valid until the write returns. Its path is the one the
-				// page cache notes (one string for both tables).
-				err := r.RecordFunc(s, i, rec, func(page []byte) error {
-					return out.WriteFile(rels[i], page)
-				})
-				if err != nil {
-					select {
-					case renderErr <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):
-					default:
-					}
-					continue
-				}
-				if n := rendered.Add(1); n%500 == 0 {
-					c.Progress("render", int(n), nNeed)
-				}
-			}
-		}()
-	}
-	failed := func() error {
-		select {
-		case err := <-renderErr:
-			renderErr <- err
-			return err
-		default:
-			return ctx.Err()
-		}
-	}
-	visit := func(i int32, raw []byte, yield func(*record.Record) bool) error {
-		if !need[i] && yield == nil {
-			return nil
-		}
-		rec, err := decode(raw)
-		if err != nil {
-			return err
-		}
-		if need[i] {
-			if err := failed(); err != nil {
-				return err
-			}
-			jobs <- job{i, rec}
-		}
-		if yield != nil && !yield(rec) {
-			return errStop
-		}
-		return nil
-	}
+	pages := b.startRendering()
 	// The search index is updated from the records that changed since it
 	// was last updated, when the cache says which; else from all of them.
 	var changed map[int32]bool
 	present := 0 // records of the dataset that the index holds
-	// With an early export, its goroutine updates the index: pages only here.
-	streamIdx := idx
-	if early != nil {
-		streamIdx = nil
-	}
-	if streamIdx != nil && prev.Indexed != nil && streamIdx.Len() == len(prev.Indexed) {
-		changed, present = changedRecords(ds, prev, streamIdx)
-	}
-	var streamErr error
-	switch {
-	case streamIdx != nil && changed == nil:
-		all := func(yield func(*record.Record) bool) {
-			streamErr = ds.stream(&c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
+	if streamIdx != nil {
+		f := exportFacts{records: len(b.ds.ids)}
+		if b.prev.Indexed != nil && streamIdx.Len() == len(b.prev.Indexed) {
+			changed, present = changedRecords(b.ds, b.prev, streamIdx)
+			f.known, f.changed, f.restructured = true, len(changed), restructured(b.ds, changed, present, streamIdx)
 		}
-		if streamIdx.Len() == 0 {
+		// Not early: an early export was not possible.
+		if s := chooseExport(f); s == ExportEarly {
+			b.setSchedule(ExportBeside)
+		} else {
+			b.setSchedule(s)
+		}
+	}
+	err := b.stream(streamIdx, changed, present, pages.visit)
+	if e := pages.wait(); err == nil || err == errStop {
+		err = e
+	}
+	if err != nil && err != errStop {
+		return err
+	}
+	// Keep this build's highlighting for the next one; a cache that cannot
+	// be written only costs the next build time.
+	if err := b.hl.Close(); err != nil {
+		b.c.Problem(err.Error())
+	}
+	b.timer.done("render+index")
+	return nil
+}
+
+// stream reads the records for the pages (visit) and for the index, when
+// this stage updates it (idx): the changed records when the cache says
+// which, else all of them.
+func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, visit func(int32, []byte, func(*record.Record) bool) error) error {
+	c, ds := b.c, b.ds
+	var streamErr, err error
+	switch {
+	case idx != nil && changed == nil:
+		all := func(yield func(*record.Record) bool) {
+			streamErr = ds.stream(c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
+		}
+		if idx.Len() == 0 {
 			// Nothing to delete: Apply spares the set of every id that
 			// Sync keeps to know what to delete.
-			_, err = streamIdx.Apply(all, func(string) bool { return true })
+			_, err = idx.Apply(all, func(string) bool { return true })
 		} else {
-			_, err = streamIdx.Sync(all)
+			_, err = idx.Sync(all)
 		}
-	case streamIdx != nil || nNeed > 0:
+	case idx != nil || b.nNeed > 0:
 		only := map[int32]bool{}
-		for i, ok := range need {
+		for i, ok := range b.need {
 			if ok {
 				only[ds.locOf(int32(i)).file] = true
 			}
@@ -408,81 +433,157 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 			only[ds.locOf(i).file] = true
 		}
 		if len(only) == 0 {
-			only = nil
-			if streamIdx == nil {
-				break
+			if idx == nil {
+				return nil
 			}
+			only = nil
 		}
 		each := func(yield func(*record.Record) bool) {
 			if only == nil {
 				return
 			}
-			streamErr = ds.stream(&c, only, func(i int32, raw []byte) error {
+			streamErr = ds.stream(c, only, func(i int32, raw []byte) error {
 				if changed[i] {
 					return visit(i, raw, yield)
 				}
 				return visit(i, raw, nil)
 			})
 		}
-		if streamIdx != nil {
+		if idx != nil {
 			// Ids are unique: when the index holds as many records of the
 			// dataset as it holds records, it holds none other, and no
 			// record is deleted.
-			_, err = streamIdx.Apply(each, keepIDs(ds, present, streamIdx))
+			_, err = idx.Apply(each, keepIDs(ds, present, idx))
 		} else {
 			each(func(*record.Record) bool { return true })
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	for _, e := range []error{err, streamErr, failed()} {
-		if e != nil && e != errStop {
-			return rep, e
-		}
+	if err != nil {
+		return err
 	}
-	// Keep this build's highlighting for the next one; a cache that cannot
-	// be written only costs the next build time.
-	if err := hl.Close(); err != nil {
-		c.Problem(err.Error())
-	}
-	timer.done("render+index")
+	return streamErr
+}
 
-	runExport := func() error {
-		if exportKept {
-			// The dataset is as it was when the search index was last exported,
-			// so the index needs no update and the export is kept whole.
-			copyKind(prev, exportEntries, kindExport)
-			rep.Unusable = prev.Unusable
-			rep.Search = "kept whole (no record changed)"
-			return nil
+// pageRendering renders record pages on every core as the records stream
+// by.
+type pageRendering struct {
+	b        *build
+	jobs     chan pageJob
+	errs     chan error
+	rendered atomic.Int64
+	wg       sync.WaitGroup
+}
+
+type pageJob struct {
+	i   int32
+	rec *record.Record
+}
+
+func (b *build) startRendering() *pageRendering {
+	p := &pageRendering{b: b, jobs: make(chan pageJob, 4*b.c.Workers), errs: make(chan error, 1)}
+	for w := 0; w < b.c.Workers; w++ {
+		p.wg.Add(1)
+		go p.work()
+	}
+	return p
+}
+
+func (p *pageRendering) work() {
+	defer p.wg.Done()
+	b := p.b
+	for j := range p.jobs {
+		i, rec := j.i, j.rec
+		// The page's bytes are the renderer's pooled buffer, valid until
+		// the write returns. Its path is the one the page cache notes (one
+		// string for both tables).
+		err := b.r.RecordFunc(b.m, i, rec, func(page []byte) error {
+			return b.out.WriteFile(b.rels[i], page)
+		})
+		if err != nil {
+			select {
+			case p.errs <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):
+			default:
+			}
+			continue
 		}
-		return doExport(idx)
+		if n := p.rendered.Add(1); n%500 == 0 {
+			b.c.Progress("render", int(n), b.nNeed)
+		}
 	}
-	// A small (incremental) export runs beside the listings: it needs
-	// little memory, and on a one-record rebuild the two are most of the
-	// time left. A whole export runs alone, after the model's last use.
-	overlap := early == nil && !exportKept && idx.Incremental() && len(s.Summaries) <= maxOverlap
+}
+
+// failed is the first error of a page, or the context's.
+func (p *pageRendering) failed() error {
+	select {
+	case err := <-p.errs:
+		p.errs <- err
+		return err
+	default:
+		return p.b.ctx.Err()
+	}
+}
+
+// visit hands a record read to the renderer when its page is to be made,
+// and to yield (the index) when yield is set.
+func (p *pageRendering) visit(i int32, raw []byte, yield func(*record.Record) bool) error {
+	need := p.b.need[i]
+	if !need && yield == nil {
+		return nil
+	}
+	rec, err := decode(raw)
+	if err != nil {
+		return err
+	}
+	if need {
+		if err := p.failed(); err != nil {
+			return err
+		}
+		p.jobs <- pageJob{i, rec}
+	}
+	if yield != nil && !yield(rec) {
+		return errStop
+	}
+	return nil
+}
+
+// wait ends the rendering and returns the first error.
+func (p *pageRendering) wait() error {
+	close(p.jobs)
+	p.wg.Wait()
+	return p.failed()
+}
+
+// listings is the stage listings (listings+export when the export runs
+// beside them): every page but the records' and the feeds. Listings are
+// kept or made one by one through the listing cache; the few other pages
+// and the feeds are made each time, and kept on disk when their bytes did
+// not change.
+func (b *build) listings() error {
 	exportDone := make(chan error, 1)
-	if overlap {
-		go func() { exportDone <- runExport() }()
+	if b.schedule == ExportBeside {
+		go func() { exportDone <- b.doExport(b.idx) }()
 	}
-	// Listings are kept or made one by one through the listing cache; the
-	// few other pages and the feeds are made each time, and kept on disk
-	// when their bytes did not change.
-	err = r.Pages(s, emitAs(kindPages))
+	c := b.c
+	err := b.r.Pages(b.m, b.emitAs(kindPages))
 	if err == nil {
-		err = feed.Write(s, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, emitAs(kindPages))
+		err = feed.Write(b.m, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, b.emitAs(kindPages))
 	}
-	if overlap {
+	if b.schedule == ExportBeside {
 		// The export writes into the site: it must be done before a
 		// failed build aborts it.
 		if xerr := <-exportDone; err == nil {
 			err = xerr
 		}
+		b.timer.done("listings+export")
+	} else {
+		b.timer.done("listings")
 	}
-	if err != nil {
-		return rep, err
-	}
+	return err
+}
+
+// export is the stage export: what is left of an early export, or the
+// export kept whole, or made alone, after the model's last use.
+func (b *build) export() error {
 	// The page cache's tables: of the records' hashes (next.Indexed, the
 	// last use of the site model and the dataset: from here on the
 	// collector may free them, which gives a whole export room at half a
@@ -490,100 +591,171 @@ func Build(ctx context.Context, c Config) (rep *Report, err error) {
 	// fingerprints, encoded (notePages). notePages runs while an early or
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
-	var tables pageTables
-	notePages := func() {
-		for p := range assets {
-			note(assets[p], kindAsset, Key{})
+	b.next.Indexed = make(map[string][32]byte, len(b.m.Summaries))
+	for i := range b.m.Summaries {
+		b.next.Indexed[b.m.Summaries[i].ID] = b.ds.raws[i]
+	}
+	switch b.schedule {
+	case ExportBeside:
+		b.notePages()
+	case ExportEarly:
+		b.notePages()
+		if err := b.early.wait(); err != nil {
+			return err
 		}
-		// The record pages are noted only now: half a million entries
-		// in the table would have been held through rendering.
-		for i, rel := range rels {
-			next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: keys[i]}
+		b.timer.done("export (rest)")
+	case ExportKept:
+		// The dataset is as it was when the search index was last
+		// exported, so the index needs no update and the export is kept
+		// whole.
+		copyKind(b.prev, b.exportEntries, kindExport)
+		b.rep.Unusable = b.prev.Unusable
+		b.rep.Search = "kept whole (no record changed)"
+		b.timer.done("export")
+		b.notePages()
+	default:
+		if err := b.doExport(b.idx); err != nil {
+			return err
 		}
-		setPrints(out, next.Entries)
-		tables = encodeTables(next.Entries, next.Indexed)
+		b.timer.done("export")
+		b.notePages()
 	}
-	if overlap {
-		timer.done("listings+export")
-	} else {
-		timer.done("listings")
-	}
-	next.Indexed = make(map[string][32]byte, len(s.Summaries))
-	for i := range s.Summaries {
-		next.Indexed[s.Summaries[i].ID] = ds.raws[i]
-	}
-	pagesEarly := overlap || early != nil
-	if pagesEarly {
-		notePages()
-	}
-	if early != nil {
-		// The early export, begun before the model: what is left of it.
-		if err := early.wait(); err != nil {
-			return rep, err
-		}
-		timer.done("export (rest)")
-	}
-	if !overlap && exporter == nil && (early == nil || !early.exported) {
-		if err := runExport(); err != nil {
-			return rep, err
-		}
-		timer.done("export")
-	}
-	if !pagesEarly {
-		notePages()
-	}
-	// The export's files, under the dataset key (not a listing's).
-	for _, rel := range exportRels {
-		if _, ok := exportEntries[rel]; !ok {
-			exportEntries[rel] = cacheEntry{Kind: kindExport, Key: dkey}
-		}
-	}
-	setPrints(out, exportEntries)
-	next.Unusable = rep.Unusable
+	return nil
+}
 
-	var previous []string
-	if len(prev.Entries) > 0 {
-		previous = prev.files()
+// notePages notes the record pages and the assets in the next page cache
+// (only now: half a million entries in the table would have been held
+// through rendering), with every file's fingerprint, and encodes the
+// tables.
+func (b *build) notePages() {
+	for p := range b.assets {
+		b.noteEntry(b.assets[p], cacheEntry{Kind: kindAsset})
 	}
-	if err := out.Commit(previous); err != nil {
-		return rep, err
+	for i, rel := range b.rels {
+		b.next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: b.keys[i]}
 	}
-	if next.Marker, err = out.Marker(); err != nil {
-		return rep, err
+	setPrints(b.out, b.next.Entries)
+	b.tables = encodeTables(b.next.Entries, b.next.Indexed)
+}
+
+// doExport exports the search index into the site. The export may keep
+// the files of the previous one that no changed record touches, when they
+// are in the published site as written.
+func (b *build) doExport(idx *index.Index) error {
+	prev, out := b.prev, b.out
+	addExport := func(rel string) {
+		b.exportMu.Lock()
+		b.exported = append(b.exported, rel)
+		b.exportMu.Unlock()
 	}
-	// What the export leaves for the next one is valid for this site; a
-	// state that cannot be saved only makes the next export whole.
-	// Saved (and the index closed) beside the page cache's saving.
+	has := func(rel string) bool {
+		<-b.known
+		e, ok := prev.Entries[rel]
+		return ok && e.Kind == kindExport && out.Unchanged(rel, e.Print)
+	}
+	keep := func(rel string) bool {
+		<-b.known
+		e, ok := prev.Entries[rel]
+		if !ok || e.Kind != kindExport || !out.Reuse(rel, e.Print) {
+			return false
+		}
+		addExport(rel)
+		return true
+	}
+	emit := func(rel string, data []byte) error {
+		<-b.known
+		addExport(rel)
+		return out.WriteFile(rel, data)
+	}
 	prevMarker, _ := out.Previous()
-	stateIdx := idx
-	idx = nil // closed below, not by the deferred Close
-	stateDone := make(chan error, 1)
-	go func() {
-		var err error
-		if exporter != nil {
-			err = exporter.SaveState(fmt.Sprint(next.Marker))
-		} else {
-			err = export.MoveState(filepath.Join(c.CacheDir, "index"), fmt.Sprint(prevMarker), fmt.Sprint(next.Marker))
+	ex := export.New(idx)
+	est, err := ex.Export(exportWriter(emit), export.Options{
+		Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
+		Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
+	})
+	if err != nil {
+		return err
+	}
+	b.rep.Unusable = est.PatternErrors
+	b.exporter = ex
+	b.rep.Search = searchReport(est)
+	return nil
+}
+
+// searchReport says how the export was made, for --stats.
+func searchReport(est export.Stats) string {
+	s := fmt.Sprintf("whole, %d files", est.Files)
+	if est.Incremental {
+		s = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed), %d files written, %d kept",
+			est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.Files, est.Kept)
+	}
+	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	return s + fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",
+		ms(est.Duration), ms(est.ReadTime), ms(est.ShardTime), est.CachedTerms, ms(est.FilterTime))
+}
+
+// write is the stage write: the site published, then the export's state
+// and the page cache saved for the next build.
+func (b *build) write() error {
+	// The export's files, under the dataset key (not a listing's).
+	for _, rel := range b.exported {
+		if _, ok := b.exportEntries[rel]; !ok {
+			b.exportEntries[rel] = cacheEntry{Kind: kindExport, Key: b.dkey}
 		}
-		if stateIdx != nil {
-			stateIdx.Close()
-		}
-		stateDone <- err
-	}()
-	if gerr == nil {
+	}
+	setPrints(b.out, b.exportEntries)
+	b.next.Unusable = b.rep.Unusable
+	var previous []string
+	if len(b.prev.Entries) > 0 {
+		previous = b.prev.files()
+	}
+	if err := b.out.Commit(previous); err != nil {
+		return err
+	}
+	var err error
+	if b.next.Marker, err = b.out.Marker(); err != nil {
+		return err
+	}
+	stateDone := b.saveExportState()
+	if b.gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		data := tables.file(exportEntries, next.Unusable, next.Marker)
-		if err := savePageCache(pcPath, data, prevBytes); err != nil {
-			c.Problem("page cache: " + err.Error())
+		data := b.tables.file(b.exportEntries, b.next.Unusable, b.next.Marker)
+		if err := savePageCache(b.pcPath, data, b.prevBytes); err != nil {
+			b.c.Problem("page cache: " + err.Error())
 		}
 	}
 	if err := <-stateDone; err != nil {
-		c.Problem("search export state: " + err.Error())
+		b.c.Problem("search export state: " + err.Error())
 	}
-	st := out.Stats()
-	rep.Written, rep.Unchanged, rep.Removed, rep.Bytes, rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode
-	timer.done("write")
-	return rep, nil
+	st := b.out.Stats()
+	b.rep.Written, b.rep.Unchanged, b.rep.Removed, b.rep.Bytes, b.rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode
+	b.timer.done("write")
+	return nil
+}
+
+// saveExportState saves what the export leaves for the next one, valid
+// for the site just published, and closes the index, beside the page
+// cache's saving; a state that cannot be saved only makes the next export
+// whole.
+func (b *build) saveExportState() <-chan error {
+	prevMarker, _ := b.out.Previous()
+	marker := fmt.Sprint(b.next.Marker)
+	idx := b.idx
+	b.idx = nil // closed here, not by closeIndex
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if b.exporter != nil {
+			err = b.exporter.SaveState(marker)
+		} else {
+			err = export.MoveState(filepath.Join(b.c.CacheDir, "index"), fmt.Sprint(prevMarker), marker)
+		}
+		if idx != nil {
+			idx.Close()
+		}
+		done <- err
+	}()
+	return done
 }
 
 // errStop ends a stream early when its consumer wants no more.
@@ -662,7 +834,9 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 				return err
 			}
 		}
-		data = render.CompactScript(p, data)
+		if data, err = render.CompactScript(p, data); err != nil {
+			return err
+		}
 		sum := sha256.Sum256(data)
 		ext := path.Ext(p)
 		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext

@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -484,6 +485,10 @@ func (s *Site) Commit(previous []string) error {
 		return s.publishInPlace(removed)
 	default:
 		s.mode = "swap"
+		if err := s.keepForeign(removed); err != nil {
+			os.RemoveAll(s.stage)
+			return err
+		}
 		return s.publishSwap()
 	}
 }
@@ -506,6 +511,33 @@ func (s *Site) publishNew() error {
 
 func writeMarker(dir string) error {
 	return os.WriteFile(filepath.Join(dir, Marker), []byte("This folder was written by errdocs; a build replaces it whole.\n"), 0o644)
+}
+
+// keepForeign hard-links into the stage the files of the output that
+// errdocs did not make (a CNAME, an .htaccess a user put there): neither
+// files of the new site nor files of the previous one that go (removed).
+// A publication in place keeps them by touching only its own files; a
+// swap replaces the folder, so it carries them over. Without the list of
+// the previous site's files (no page cache) every file of the output is
+// taken for the previous site's, and those not in the new one go.
+func (s *Site) keepForeign(removed []string) error {
+	gone := make(map[string]bool, len(removed))
+	for _, rel := range removed {
+		gone[rel] = true
+	}
+	for _, rel := range walk(s.out) {
+		if _, ours := s.prints[rel]; ours || gone[rel] || rel == Marker {
+			continue
+		}
+		dst := filepath.Join(s.stage, filepath.FromSlash(rel))
+		if err := s.mkdirs(filepath.Dir(dst)); err != nil {
+			return err
+		}
+		if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
+			return fmt.Errorf("publish: keeping %s: %w", rel, err)
+		}
+	}
+	return nil
 }
 
 // publishSwap hard-links every unchanged file into the stage and swaps the
@@ -572,7 +604,12 @@ func (s *Site) publishInPlace(removed []string) error {
 	for rel := range s.staged {
 		staged = append(staged, rel)
 	}
-	slices.Sort(staged)
+	slices.SortFunc(staged, func(a, b string) int {
+		if c := publishRank(a) - publishRank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	for _, rel := range staged {
 		enc.Encode(journalStep{"put", rel})
 	}
@@ -609,6 +646,46 @@ func (s *Site) publishInPlace(removed []string) error {
 	return RollForward(s.out)
 }
 
+// publishRank orders the files of an in-place publication so that a
+// reader's view stays whole at every step: files named by their content
+// first (hashed assets, the search index's chunks), which nothing of the
+// old site names; then pages, which may name the new assets; last the
+// fixed entry points that name the rest (search/manifest.js, the sitemaps,
+// the feed), so none ever names a file not yet in place.
+func publishRank(rel string) int {
+	switch {
+	case entryPoint(rel):
+		return 2
+	case strings.HasPrefix(rel, "static/"),
+		strings.HasPrefix(rel, "search/") && !strings.HasSuffix(rel, ".html"):
+		return 0
+	default:
+		return 1
+	}
+}
+
+// entryPoint reports whether rel is a file at a fixed name that names
+// other files of the site.
+func entryPoint(rel string) bool {
+	switch rel {
+	case "search/manifest.js", "sitemap.xml", "feed.xml", "robots.txt", "opensearch.xml":
+		return true
+	}
+	return strings.HasPrefix(rel, "sitemaps/")
+}
+
+// killAtStep, from ERRDOCS_TEST_KILL_AT_STEP, kills the process (SIGKILL,
+// as kill -9 would) before the given step of a roll forward: the test of a
+// publication killed at every step uses it. Unset, it is -1 and never
+// fires.
+var killAtStep = func() int {
+	n, err := strconv.Atoi(os.Getenv("ERRDOCS_TEST_KILL_AT_STEP"))
+	if err != nil {
+		return -1
+	}
+	return n
+}()
+
 // RollForward completes a publication whose journal is beside out, if any.
 // Each step can be done again safely, so a roll forward that is itself
 // killed is completed by the next one.
@@ -631,7 +708,10 @@ func RollForward(out string) error {
 	}
 	stage := filepath.Join(filepath.Dir(out), head.Stage)
 	dirs := map[string]bool{}
-	for sc.Scan() {
+	for step := 0; sc.Scan(); step++ {
+		if step == killAtStep {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
 		var st journalStep
 		if err := json.Unmarshal(sc.Bytes(), &st); err != nil || (CheckPath(st.Rel) != nil && st.Rel != Marker) {
 			return fmt.Errorf("publish: bad journal line in %s", jp)

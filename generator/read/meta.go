@@ -20,7 +20,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
+	"github.com/errdocs/errdocs/generator/validate"
 )
 
 // The side files of an export are decoded leniently: unknown members are
@@ -106,7 +106,7 @@ var lenientDecode = []json.Options{jsontext.AllowInvalidUTF8(true), jsontext.All
 
 func decodeObject(v jsontext.Value) (object, error) {
 	if v.Kind() != '{' {
-		return nil, fmt.Errorf("must be a JSON object, not %s", check.KindName(byte(v.Kind())))
+		return nil, fmt.Errorf("must be a JSON object, not %s", validate.KindName(byte(v.Kind())))
 	}
 	var o object
 	if err := json.Unmarshal(v, &o, lenientDecode...); err != nil {
@@ -129,7 +129,7 @@ func (r *reader) eachEntry(path string, fn func(int, object)) {
 			_, err := dec.ReadToken()
 			r.problem(syntaxError(path, data, err))
 		} else {
-			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", check.KindName(byte(k)))))
+			r.problem(wholeFile(path, fmt.Errorf("must be a JSON array, not %s", validate.KindName(byte(k)))))
 		}
 		return
 	}
@@ -170,7 +170,7 @@ func (o object) str(name string) (string, error) {
 		return "", nil
 	}
 	if v.Kind() != '"' {
-		return "", fmt.Errorf("%s: must be a string, not %s", name, check.KindName(byte(v.Kind())))
+		return "", fmt.Errorf("%s: must be a string, not %s", name, validate.KindName(byte(v.Kind())))
 	}
 	b, _ := jsontext.AppendUnquote(nil, v) // invalid UTF-8 comes back replaced; fine for side files
 	return string(b), nil
@@ -222,7 +222,7 @@ func parseRepo(o object) (record.Repo, []string) {
 	if err == nil && rp.Repo == "" {
 		errs.add(errors.New("repo: required"))
 	} else if err == nil {
-		for _, rule := range check.Repo(rp.Repo) {
+		for _, rule := range validate.Repo(rp.Repo) {
 			errs.add(errors.New("repo: " + rule))
 		}
 	}
@@ -253,7 +253,7 @@ func parseTag(o object) (Tag, []string) {
 	)
 	t.Tag, err = o.str("tag")
 	errs.add(err)
-	if err == nil && !check.Tag(t.Tag) {
+	if err == nil && !validate.Tag(t.Tag) {
 		errs.add(errors.New("tag: must be a lowercase kebab tag"))
 	}
 	t.ErrorCount, err = o.count("errorCount", 0, 0)
@@ -262,7 +262,7 @@ func parseTag(o object) (Tag, []string) {
 	errs.add(err)
 	t.InfoSlug, err = o.str("infoSlug")
 	errs.add(err)
-	if err == nil && t.InfoSlug != "" && !check.Slug(t.InfoSlug) {
+	if err == nil && t.InfoSlug != "" && !validate.Slug(t.InfoSlug) {
 		errs.add(errors.New("infoSlug: must be a lowercase kebab slug or null"))
 	}
 	return t, errs
@@ -293,7 +293,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 	}
 	in.Slug, err = o.str("slug")
 	errs.add(err)
-	if err == nil && !check.Slug(in.Slug) {
+	if err == nil && !validate.Slug(in.Slug) {
 		errs.add(errors.New("slug: must be a lowercase kebab slug"))
 	}
 	in.ClusterKey, err = o.str("clusterKey")
@@ -320,7 +320,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 	in.GuideSlugs, err = o.strs("guideSlugs")
 	errs.add(err)
 	for i, s := range in.GuideSlugs {
-		if !check.Slug(s) {
+		if !validate.Slug(s) {
 			errs.add(fmt.Errorf("guideSlugs[%d]: must be a lowercase kebab slug", i))
 		}
 	}
@@ -330,7 +330,7 @@ func (r *reader) readInfo(path string) (record.Info, error) {
 		errs.add(fmt.Errorf("errorIds: must list 1 to 50 record ids, not %d", len(in.ErrorIDs)))
 	}
 	for i, id := range in.ErrorIDs {
-		if !check.ID(id) {
+		if !validate.ID(id) {
 			errs.add(fmt.Errorf("errorIds[%d]: must be 16 lowercase hex characters", i))
 		}
 	}
@@ -355,7 +355,7 @@ func clusterKey(k string) bool {
 	}
 	switch kind {
 	case "tag":
-		return check.Tag(val)
+		return validate.Tag(val)
 	case "code", "class":
 		return val != ""
 	}
@@ -423,6 +423,11 @@ func (r *reader) readManifest(path string) {
 	// The files are hashed on every worker; problems are reported in the
 	// manifest's order.
 	root := filepath.Dir(path)
+	rootReal, rerr := realPath(root)
+	if rerr != nil {
+		r.problem(wholeFile(path, unwrapPathError(rerr)))
+		return
+	}
 	ids := make([]FileID, len(files))
 	errs := make([]error, len(files))
 	hashed := make([]bool, len(files))
@@ -434,7 +439,7 @@ func (r *reader) readManifest(path string) {
 		go func() {
 			defer wg.Done()
 			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
-				ids[k], hashed[k], errs[k] = verify(root, files[k], sums)
+				ids[k], hashed[k], errs[k] = r.verify(root, rootReal, files[k], sums)
 			}
 		}()
 	}
@@ -460,14 +465,22 @@ func (r *reader) readManifest(path string) {
 //
 // With a SumCache, a file whose identity the cache knows with the sha256
 // the manifest gives is not read again.
-func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
+//
+// A listed file that is, or lies under, a symbolic link leading out of the
+// export (rootReal: root with every link resolved) is not read, hashed
+// nor described: its size and sha256 would tell what lies outside.
+func (r *reader) verify(root, rootReal string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
 	rel := strings.TrimLeft(filepath.ToSlash(mf.Path), "/")
 	var file string
 	for rel != "" {
 		if filepath.IsLocal(rel) {
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			stated := time.Now()
+			r.stats.Add(1)
 			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				if real, err := realPath(p); err != nil || !within(rootReal, real) {
+					return FileID{}, false, fmt.Errorf("lists %s, a symbolic link that leads out of the export; not read", strconv.Quote(mf.Path))
+				}
 				file = p
 				if id, ok := fileID(p, fi, stated); ok && sums != nil && id.Size == mf.Bytes && mf.SHA256 != "" {
 					if sum, ok := sums.Sum(id); ok && strings.EqualFold(hex.EncodeToString(sum[:]), mf.SHA256) {
@@ -495,6 +508,7 @@ func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool
 	defer f.Close()
 	// The identity is taken before the bytes are hashed: a file changed
 	// while it is hashed has another identity by the time it is read.
+	r.stats.Add(1)
 	fi, err := f.Stat()
 	if err != nil {
 		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
@@ -503,6 +517,7 @@ func verify(root string, mf manifestFile, sums SumCache) (id FileID, hashed bool
 	h := sha256.New()
 	hashed = true
 	n, err := io.Copy(h, f)
+	r.bytesRead.Add(n)
 	if err != nil {
 		return FileID{}, hashed, fmt.Errorf("%s: %w", file, unwrapPathError(err))
 	}

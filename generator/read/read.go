@@ -26,33 +26,19 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
+	"github.com/errdocs/errdocs/generator/validate"
 )
-
-// Source is where a record came from.
-type Source struct {
-	File  string `json:"file"`           // the path as found from the paths given to Read
-	Index int    `json:"index"`          // 0-based position of the record in its file
-	Line  int    `json:"line,omitempty"` // 1-based line for JSON Lines, else 0
-}
-
-// String is "FILE: record INDEX", with ":LINE" after FILE for JSON Lines.
-func (s Source) String() string {
-	f := s.File
-	if s.Line > 0 {
-		f += ":" + strconv.Itoa(s.Line)
-	}
-	return f + ": record " + strconv.Itoa(s.Index)
-}
 
 // Item is one raw record.
 type Item struct {
-	Source Source
+	Source record.Source
 	// Raw is the record's JSON value, unwrapped when it came in a wrapper.
 	// It is a slice of the file's buffer, which is never written to again:
 	// it is safe to keep, but keeping it keeps the whole file's buffer
@@ -84,6 +70,21 @@ type Extras struct {
 	// Hashed counts the files a manifest check read to hash them; a
 	// SumCache spares it the files it knows.
 	Hashed int
+	// Barren lists the paths given that yielded no record at all: missing,
+	// unreadable, not records, or empty. A build asked to read them read
+	// nothing of what it was asked for, which is not a site to publish.
+	Barren []string
+	// FilesFailed counts the files that could not be read at all (not
+	// found, not a regular file, not JSON, over a limit), as against
+	// problems with one entry of a file.
+	FilesFailed int
+	// Stats counts the stat calls made on the files read or looked up in
+	// a FileCache and on the files a manifest lists (folders walked are
+	// not counted); BytesRead the bytes read from files (record files and
+	// the export's others) and hashed by a manifest check, as on disk
+	// (compressed for a gzipped file). A rebuild's report shows them.
+	Stats     int64
+	BytesRead int64
 }
 
 // FileError is a problem with a file or with one entry of it. Line and
@@ -118,13 +119,25 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
+// DefaultMaxFileSize is the default cap on one file's (decompressed) size.
+// Up to Workers+1 files are held at once, each with its records' copies
+// while they are validated, so the cap keeps what reading holds well inside
+// the build's 2 GB budget; an export's largest file (one repo's records) is
+// a few tens of megabytes.
+const DefaultMaxFileSize = 128 << 20
+
+// maxDefaultWorkers caps the default number of reader workers: each may
+// hold a file of up to the size limit, and the memory budget must not
+// grow with the number of cores. Reading is rarely the slow stage.
+const maxDefaultWorkers = 4
+
 // Options tune Read. The zero value is the default.
 type Options struct {
 	// Workers read, decompress and split files ahead of the consumer; 0
-	// means GOMAXPROCS. At most Workers+1 files are held in memory at once.
+	// means GOMAXPROCS, at most maxDefaultWorkers. At most Workers+1 files are held in memory at once.
 	Workers int
 	// MaxFileSize caps a file's (decompressed) size, so that a gzip bomb or
-	// a stray huge file cannot exhaust memory; 0 means 1 GiB.
+	// a stray huge file cannot exhaust memory; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// Cache, when set, lets the caller skip record files whose records it
 	// already has from an earlier read.
@@ -193,10 +206,10 @@ func Read(paths []string, each func(Item) error) (*Extras, []error) {
 // stops and returns that error, unwrapped, as the last problem.
 func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) {
 	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
+		o.Workers = min(runtime.GOMAXPROCS(0), maxDefaultWorkers)
 	}
 	if o.MaxFileSize <= 0 {
-		o.MaxFileSize = 1 << 30
+		o.MaxFileSize = DefaultMaxFileSize
 	}
 	if each == nil {
 		each = func(Item) error { return nil } // still useful: it checks the files
@@ -204,10 +217,51 @@ func (o Options) Read(paths []string, each func(Item) error) (*Extras, []error) 
 	r := &reader{opts: o, extras: &Extras{}, verified: map[string]FileID{}}
 	plan := r.discover(paths)
 	r.readMeta(plan)
-	if err := r.readRecords(plan.records, each); err != nil {
+	counts := make([]int, len(plan.records))
+	if err := r.readRecords(plan.records, counts, each); err != nil {
 		r.problems = append(r.problems, err)
 	}
+	r.extras.Barren = barren(paths, plan.recordFrom, counts)
+	for _, err := range r.problems {
+		var fe *FileError
+		if errors.As(err, &fe) && fe.Index < 0 {
+			r.extras.FilesFailed++
+		}
+	}
+	r.extras.Stats, r.extras.BytesRead = r.stats.Load(), r.bytesRead.Load()
 	return r.extras, r.problems
+}
+
+// NothingRead is the error of a read that got no record from some of the
+// paths it was given: a mistyped path, a truncated file, an empty folder.
+// Building from what the other paths gave would publish a site without
+// them, so it is an error whether or not the others gave records.
+func NothingRead(paths []string) error {
+	q := make([]string, len(paths))
+	for k, p := range paths {
+		q[k] = strconv.Quote(p)
+	}
+	return fmt.Errorf("no record read from %s (see the problems above); the previous site is untouched", strings.Join(q, ", "))
+}
+
+// barren returns the paths that no record came from, given where each
+// record file was found (from) and how many records it gave (counts).
+func barren(paths []string, from [][]int, counts []int) []string {
+	gave := make([]bool, len(paths))
+	for i, n := range counts {
+		if n > 0 {
+			for _, k := range from[i] {
+				gave[k] = true
+			}
+		}
+	}
+	var out []string
+	for k, p := range paths {
+		if !gave[k] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 type reader struct {
@@ -215,12 +269,15 @@ type reader struct {
 	extras   *Extras
 	problems []error
 	verified map[string]FileID // files a manifest check hashed, by path
+
+	stats, bytesRead atomic.Int64 // for Extras
 }
 
 // identify returns the identity of the file at path, with its sha256 when
 // a manifest check hashed it and it has not changed since.
 func (r *reader) identify(path string) (FileID, error) {
 	stated := time.Now()
+	r.stats.Add(1)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return FileID{}, err
@@ -260,7 +317,7 @@ func (r *reader) problem(err error) { r.problems = append(r.problems, err) }
 // count: a wrapper's datasetVersion is untrusted text, and a value like
 // "zzz" would otherwise win every comparison.
 func (r *reader) version(v string) {
-	if check.UTCTime(v) && v > r.extras.DatasetVersion {
+	if validate.UTCTime(v) && v > r.extras.DatasetVersion {
 		r.extras.DatasetVersion = v
 	}
 }
@@ -277,7 +334,7 @@ type fileResult struct {
 // A window of slots bounds the files in flight: a worker may run ahead of
 // the consumer by at most Workers+1 files, which bounds memory to about
 // that many files' contents whatever the size of the dataset.
-func (r *reader) readRecords(files []string, each func(Item) error) error {
+func (r *reader) readRecords(files []string, counts []int, each func(Item) error) error {
 	if len(files) == 0 {
 		return nil
 	}
@@ -332,7 +389,9 @@ func (r *reader) readRecords(files []string, each func(Item) error) error {
 		<-res.done
 		r.problems = append(r.problems, res.errs...)
 		r.extras.Files++
+		counts[i] = len(res.items)
 		if c := res.cached; c != nil {
+			counts[i] = c.Records
 			r.version(c.DatasetVersion)
 			r.extras.Records += c.Records
 			err = r.opts.Cache.Take(files[i], *c)
@@ -369,26 +428,35 @@ func (r *reader) readRecordFile(path string) ([]Item, []error) {
 }
 
 // load reads a file whole, decompressing it when it is gzipped (told by its
-// magic bytes, whatever its name).
+// magic bytes, whatever its name). Only a regular file is read: a FIFO
+// would block the open for ever and a device never ends. The size limit is
+// counted in the bytes read, not taken from the file's stated size (0 for
+// a device or a pipe), and in the decompressed bytes too.
 func (r *reader) load(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK: opening a FIFO does not wait for a writer; a regular
+	// file reads as usual.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, wholeFile(path, unwrapPathError(err))
 	}
 	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
-	if size > r.opts.MaxFileSize {
-		return nil, wholeFile(path, fmt.Errorf("file is %d bytes, over the %d-byte limit", size, r.opts.MaxFileSize))
-	}
-	// Size the buffer up front: one allocation for the common case.
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(f); err != nil {
+	r.stats.Add(1)
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, wholeFile(path, unwrapPathError(err))
 	}
-	data := buf.Bytes()
+	if !fi.Mode().IsRegular() {
+		return nil, wholeFile(path, notRegular(fi.Mode()))
+	}
+	limit := r.opts.MaxFileSize
+	if fi.Size() > limit {
+		return nil, wholeFile(path, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit))
+	}
+	data, err := readCapped(f, fi.Size(), limit)
+	r.bytesRead.Add(int64(len(data)))
+	if err != nil {
+		return nil, wholeFile(path, err)
+	}
 	if !isGzip(data) {
 		return data, nil
 	}
@@ -400,19 +468,65 @@ func (r *reader) load(path string) ([]byte, error) {
 	// the last member): a hint to size the buffer once, trusted no further.
 	hint := int64(4 * len(data))
 	if len(data) >= 18 { // header 10 + trailer 8: anything shorter is not gzip
-		if n := int64(binary.LittleEndian.Uint32(data[len(data)-4:])); n >= int64(len(data)/2) && n <= r.opts.MaxFileSize {
+		if n := int64(binary.LittleEndian.Uint32(data[len(data)-4:])); n >= int64(len(data)/2) && n <= limit {
 			hint = n
 		}
 	}
-	out := bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead))
-	n, err := out.ReadFrom(io.LimitReader(zr, r.opts.MaxFileSize+1))
+	out, err := readCapped(zr, hint, limit)
+	if errors.Is(err, errOverLimit) {
+		return nil, wholeFile(path, fmt.Errorf("decompresses to over the %d-byte limit", limit))
+	}
 	if err != nil {
 		return nil, wholeFile(path, fmt.Errorf("bad gzip data: %w", err))
 	}
-	if n > r.opts.MaxFileSize {
-		return nil, wholeFile(path, fmt.Errorf("decompresses to over the %d-byte limit", r.opts.MaxFileSize))
+	return out, nil
+}
+
+var errOverLimit = errors.New("over the size limit")
+
+// readCapped reads rd to its end into a buffer first sized hint, failing
+// as soon as more than limit bytes come. The buffer never grows past
+// limit+1: a bytes.Buffer would double to twice the limit first.
+func readCapped(rd io.Reader, hint, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(hint, 0), limit)+bytes.MinRead)
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, fmt.Errorf("file is over the %d-byte limit: %w", limit, errOverLimit)
+			}
+			next := min(int64(cap(buf))*2, limit+1)
+			grown := make([]byte, len(buf), next)
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, fmt.Errorf("file is over the %d-byte limit: %w", limit, errOverLimit)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, unwrapPathError(err)
+		}
 	}
-	return out.Bytes(), nil
+}
+
+// notRegular says what a path that is not a regular file is instead.
+func notRegular(m os.FileMode) error {
+	kind := "not a regular file"
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO), not a regular file"
+	case m&os.ModeSocket != 0:
+		kind = "a socket, not a regular file"
+	case m&os.ModeDevice != 0:
+		kind = "a device, not a regular file"
+	case m.IsDir():
+		kind = "a folder"
+	}
+	return fmt.Errorf("%s; only regular files are read", kind)
 }
 
 func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
@@ -424,6 +538,20 @@ func unwrapPathError(err error) error {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
+}
+
+// Rejected is the rejects-file line of a file that gave no record, or
+// of an entry of a side file: a Reject with the file's place (index -1 for
+// the whole file), the problem as its one rule, and no record.
+func Rejected(err error) validate.Reject {
+	var fe *FileError
+	if !errors.As(err, &fe) {
+		return validate.Reject{Source: record.Source{Index: -1}, Problems: []validate.Problem{{Field: "(file)", Rule: err.Error()}}}
+	}
+	return validate.Reject{
+		Source:   record.Source{File: fe.File, Index: fe.Index, Line: fe.Line},
+		Problems: []validate.Problem{{Field: "(file)", Rule: fe.Err.Error()}},
+	}
 }
 
 // wholeFile is a problem with a whole file, at no particular place.

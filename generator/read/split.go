@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/errdocs/errdocs/generator/record"
 )
 
 // The reader only splits files into values; judging the values is the
@@ -228,7 +230,7 @@ func positioned(file string, data []byte, off int64, err error) *FileError {
 // makeItem builds the item for one top-level value, unwrapping the
 // {"record": ..., "datasetVersion": ...} wrapper when the value is one.
 func makeItem(file string, index, line int, raw []byte) Item {
-	it := Item{Source: Source{File: file, Index: index, Line: line}, Raw: json.RawMessage(raw)}
+	it := Item{Source: record.Source{File: file, Index: index, Line: line}, Raw: json.RawMessage(raw)}
 	if rec, version, ok := unwrap(raw); ok {
 		it.Raw, it.DatasetVersion = rec, version
 	}

@@ -13,6 +13,7 @@ import (
 // plan lists the files to read, by role.
 type plan struct {
 	records     []string
+	recordFrom  [][]int  // for each record file, the paths given (by index) it was found under
 	repos       []string // repos.json
 	tags        []string // tags.json
 	manifests   []string // manifest.json
@@ -22,10 +23,14 @@ type plan struct {
 
 // candidate is a file found, under the name it was found by and its real
 // path, which tells when two names (a symlink, "a/b" and "./a/b") are one file.
-type candidate struct{ name, real string }
+type candidate struct {
+	name, real string
+	from       int // the index of the path given that it was found under
+}
 
 type finder struct {
 	r                                                  *reader
+	from                                               int // the path being expanded
 	records, repos, tags, manifests, infos, infoIndexs []candidate
 }
 
@@ -34,7 +39,8 @@ type finder struct {
 // not change the output.
 func (r *reader) discover(paths []string) plan {
 	f := &finder{r: r}
-	for _, p := range paths {
+	for k, p := range paths {
+		f.from = k
 		fi, err := os.Stat(p)
 		if err != nil {
 			r.problem(wholeFile(p, unwrapPathError(err)))
@@ -44,12 +50,16 @@ func (r *reader) discover(paths []string) plan {
 			f.walk(p)
 			continue
 		}
+		if !fi.Mode().IsRegular() {
+			r.problem(wholeFile(p, notRegular(fi.Mode())))
+			continue
+		}
 		real, err := realPath(p)
 		if err != nil {
 			r.problem(wholeFile(p, unwrapPathError(err)))
 			continue
 		}
-		c := candidate{p, real}
+		c := candidate{p, real, k}
 		// A file named explicitly is read whatever its extension; the
 		// export's side files keep their role when named alone.
 		switch trimGz(filepath.Base(p)) {
@@ -63,8 +73,10 @@ func (r *reader) discover(paths []string) plan {
 			f.records = append(f.records, c)
 		}
 	}
+	records, from := uniqueFrom(f.records)
 	return plan{
-		records:     unique(f.records),
+		records:     records,
+		recordFrom:  from,
 		repos:       unique(f.repos),
 		tags:        unique(f.tags),
 		manifests:   unique(f.manifests),
@@ -74,17 +86,28 @@ func (r *reader) discover(paths []string) plan {
 }
 
 func unique(cs []candidate) []string {
+	names, _ := uniqueFrom(cs)
+	return names
+}
+
+// uniqueFrom is unique with, for each file kept, every path given that
+// led to it: a path whose files were all met first under another path
+// still yielded them.
+func uniqueFrom(cs []candidate) ([]string, [][]int) {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
-	seen := make(map[string]bool, len(cs))
+	seen := make(map[string]int, len(cs))
 	out := make([]string, 0, len(cs))
+	var from [][]int
 	for _, c := range cs {
-		if seen[c.real] {
+		if k, ok := seen[c.real]; ok {
+			from[k] = append(from[k], c.from)
 			continue
 		}
-		seen[c.real] = true
+		seen[c.real] = len(out)
 		out = append(out, c.name)
+		from = append(from, []int{c.from})
 	}
-	return out
+	return out, from
 }
 
 func realPath(p string) (string, error) {
@@ -123,7 +146,9 @@ func (f *finder) walk(root string) {
 			real := filepath.Join(dirReal, name)
 			switch t := e.Type(); {
 			case t&fs.ModeSymlink != 0:
-				target, err := filepath.EvalSymlinks(path)
+				// Resolved to an absolute path, as rootReal is, whether
+				// root was given relative or absolute.
+				target, err := realPath(path)
 				if err != nil {
 					f.r.problem(wholeFile(path, fmt.Errorf("broken symbolic link: %w", unwrapPathError(err))))
 					continue
@@ -152,7 +177,7 @@ func (f *finder) walk(root string) {
 			case !t.IsRegular():
 				continue
 			}
-			c := candidate{path, real}
+			c := candidate{path, real, f.from}
 			base := trimGz(name)
 			if export {
 				switch base {
@@ -196,9 +221,9 @@ func (f *finder) infoDir(dir string) {
 			continue
 		}
 		if trimGz(name) == "index.json" {
-			f.infoIndexs = append(f.infoIndexs, candidate{path, real})
+			f.infoIndexs = append(f.infoIndexs, candidate{path, real, f.from})
 		} else {
-			f.infos = append(f.infos, candidate{path, real})
+			f.infos = append(f.infos, candidate{path, real, f.from})
 		}
 	}
 }
@@ -242,4 +267,21 @@ func isLines(path string) bool {
 		return true
 	}
 	return false
+}
+
+// CheckPaths fails at once, before anything is read, for a path given that
+// cannot be read at all: missing, or neither a folder nor a regular file
+// (a FIFO would block, a device never ends). Read reports the same paths
+// as problems; a caller that asks first need not wait for the rest.
+func CheckPaths(paths []string) error {
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return wholeFile(p, unwrapPathError(err))
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			return wholeFile(p, notRegular(fi.Mode()))
+		}
+	}
+	return nil
 }

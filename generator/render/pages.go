@@ -92,8 +92,8 @@ type causeData struct {
 
 // Pages renders every binding page and passes each to emit with its file
 // path relative to the site root ("tags/jax/index.html"), in a fixed order.
-func (r *Renderer) Pages(s *model.Site, emit func(path string, html []byte) error) error {
-	steps := []func(*model.Site, func(string, []byte) error) error{
+func (r *Renderer) Pages(s *model.Model, emit func(path string, html []byte) error) error {
+	steps := []func(*model.Model, func(string, []byte) error) error{
 		r.home, r.repos, r.tags, r.families, r.search, r.notFound,
 	}
 	for _, step := range steps {
@@ -113,7 +113,7 @@ const (
 	chartBars    = 10
 )
 
-func (r *Renderer) home(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) home(s *model.Model, emit func(string, []byte) error) error {
 	// The home page lists a few of each kind; if records with very long
 	// names make it too large, it lists half as many, and so on.
 	for div := 1; ; div *= 2 {
@@ -129,7 +129,7 @@ func (r *Renderer) home(s *model.Site, emit func(string, []byte) error) error {
 
 // homePage renders the home page listing 1/div of the usual number of
 // repos, families and recent records.
-func (r *Renderer) homePage(s *model.Site, div int) ([]byte, error) {
+func (r *Renderer) homePage(s *model.Model, div int) ([]byte, error) {
 	p := r.page("", "")
 	d := &homeData{Records: len(s.Summaries), Repos: len(s.Repos), Tags: len(s.Tags), Families: len(s.Families)}
 	d.Intro = r.o.Description
@@ -184,7 +184,7 @@ func indexes(n int) []int32 {
 	return out
 }
 
-func (r *Renderer) repos(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) repos(s *model.Model, emit func(string, []byte) error) error {
 	err := r.listing(model.ReposPath, indexes(len(s.Repos)), reposPage, emit,
 		func(h hash.Hash) {
 			for _, rp := range s.Repos {
@@ -233,16 +233,16 @@ func repoDescription(rp *model.Repo) string {
 	return cutWords(d, maxDescription)
 }
 
-func (r *Renderer) tags(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) tags(s *model.Model, emit func(string, []byte) error) error {
 	return r.groups(s, s.Tags, "tags", "Tags", model.TagsPath, model.TagPath, emit)
 }
 
-func (r *Renderer) families(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) families(s *model.Model, emit func(string, []byte) error) error {
 	return r.groups(s, s.Families, "families", "Error families", model.FamiliesPath, model.FamilyPath, emit)
 }
 
 // groups renders the index of tags or families and one listing per group.
-func (r *Renderer) groups(s *model.Site, gs []*model.Group, kind, heading, base string,
+func (r *Renderer) groups(s *model.Model, gs []*model.Group, kind, heading, base string,
 	pathOf func(string) string, emit func(string, []byte) error) error {
 	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(h hash.Hash) {
 		for _, g := range gs {
@@ -335,7 +335,7 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 		h := sha256.New()
 		io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(per)+"\x00")
 		key(h)
-		var k Key
+		var k ListingKey
 		copy(k[:], h.Sum(nil))
 		if c.Keep(base, k) {
 			return nil
@@ -411,7 +411,7 @@ func newPager(base string, pg model.Page) *pager {
 	return pr
 }
 
-func (r *Renderer) search(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) search(s *model.Model, emit func(string, []byte) error) error {
 	if r.pages[searchPage] == nil {
 		return nil
 	}
@@ -436,7 +436,7 @@ func (r *Renderer) search(s *model.Site, emit func(string, []byte) error) error 
 	return emit(openSearchFile, printableHTML(buf.Bytes()))
 }
 
-func (r *Renderer) notFound(s *model.Site, emit func(string, []byte) error) error {
+func (r *Renderer) notFound(s *model.Model, emit func(string, []byte) error) error {
 	p := r.page("404.html", "Page not found")
 	p.abs = r.o.BaseURL
 	p.Head.Canonical = ""
@@ -449,23 +449,23 @@ func (r *Renderer) notFound(s *model.Site, emit func(string, []byte) error) erro
 	return emit("404.html", b)
 }
 
-// Key identifies what a listing is made from.
-type Key [32]byte
+// ListingKey identifies what a listing is made from.
+type ListingKey [32]byte
 
 // ListingCache lets a build skip listings whose inputs did not change: the
 // renderer computes each listing's key from everything it shows, asks Keep
 // first, and when the build cannot keep the files it made last time from
 // the same key, renders the listing and tells Made about each file.
 type ListingCache interface {
-	Keep(base string, key Key) bool
-	Made(base string, key Key, path string)
+	Keep(base string, key ListingKey) bool
+	Made(base string, key ListingKey, path string)
 }
 
 func hashRepo(h hash.Hash, rp *model.Repo) {
 	fmt.Fprintf(h, "%q %q %q %d %t %d\n", rp.Name, rp.Description, rp.Language, rp.Stars, rp.Known, len(rp.Records))
 }
 
-func hashRecords(h hash.Hash, s *model.Site, ids []int32) {
+func hashRecords(h hash.Hash, s *model.Model, ids []int32) {
 	for _, i := range ids {
 		sum := s.Sum(i)
 		h.Write(sum[:])

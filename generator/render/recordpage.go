@@ -58,7 +58,7 @@ type entry struct {
 }
 
 // entry makes record i's entry in a listing on page p.
-func entryOf(p *Page, s *model.Site, i int32, showRepo bool) entry {
+func entryOf(p *Page, s *model.Model, i int32, showRepo bool) entry {
 	sum := &s.Summaries[i]
 	e := entry{Href: p.Link(sum.Path()), Message: sum.Message, Severity: sum.Severity}
 	if showRepo {
@@ -83,7 +83,7 @@ const maxDescription = 160
 
 // Record renders record i of s, whose full record is rec, at its path
 // (rec.Path() + "index.html").
-func (r *Renderer) Record(s *model.Site, i int32, rec *record.Record) ([]byte, error) {
+func (r *Renderer) Record(s *model.Model, i int32, rec *record.Record) ([]byte, error) {
 	var out []byte
 	err := r.RecordFunc(s, i, rec, func(b []byte) error {
 		out = slices.Clone(b)
@@ -95,7 +95,7 @@ func (r *Renderer) Record(s *model.Site, i int32, rec *record.Record) ([]byte, e
 // RecordFunc is Record calling emit with the page, whose bytes are valid
 // only during the call (they are the renderer's pooled buffer): it spares
 // a copy of each page when the caller only writes it out.
-func (r *Renderer) RecordFunc(s *model.Site, i int32, rec *record.Record, emit func([]byte) error) error {
+func (r *Renderer) RecordFunc(s *model.Model, i int32, rec *record.Record, emit func([]byte) error) error {
 	p, err := r.recordPage(s, i, rec)
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (r *Renderer) RecordFunc(s *model.Site, i int32, rec *record.Record, emit f
 }
 
 // recordPage makes record i's page data.
-func (r *Renderer) recordPage(s *model.Site, i int32, rec *record.Record) (*Page, error) {
+func (r *Renderer) recordPage(s *model.Model, i int32, rec *record.Record) (*Page, error) {
 	if s == nil || rec == nil || int(i) < 0 || int(i) >= len(s.Summaries) {
 		return nil, fmt.Errorf("render: no record %d", i)
 	}

@@ -63,7 +63,7 @@ func newRenderer(t testing.TB, o Options) *Renderer {
 	return r
 }
 
-func build(recs []*record.Record, infos ...record.Info) *model.Site {
+func build(recs []*record.Record, infos ...record.Info) *model.Model {
 	var b model.Builder
 	for _, r := range recs {
 		b.Add(model.Summarize(r))
@@ -73,7 +73,7 @@ func build(recs []*record.Record, infos ...record.Info) *model.Site {
 }
 
 // renderAll renders every page of a site into a map from file path to HTML.
-func renderAll(t testing.TB, r *Renderer, s *model.Site, recs []*record.Record) map[string][]byte {
+func renderAll(t testing.TB, r *Renderer, s *model.Model, recs []*record.Record) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for i, rec := range recs {

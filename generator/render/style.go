@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/markup/markdown"
 )
@@ -36,95 +38,73 @@ func StyleSheet(static fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: stylesheet: %w", err)
 	}
-	return []byte(compactCSS(string(css) + "\n" + hl)), nil
+	out, err := minify(StyleName, string(css)+"\n"+hl, api.LoaderCSS)
+	return []byte(out), err
 }
 
-// compactCSS drops comments, indentation and line ends from our own
-// stylesheet: a page loads it whole, and they are a sixth of its bytes.
-// It relies on what our CSS is like: no "/*" inside a string, and a line
-// ending mid-declaration continues after a space.
-func compactCSS(css string) string {
-	var b strings.Builder
-	b.Grow(len(css))
-	for css != "" {
-		i := strings.Index(css, "/*")
-		if i < 0 {
-			i = len(css)
+// The stylesheet and the scripts every page loads are minified (esbuild):
+// a page loads them whole, and comments and white space were a third of
+// their bytes.
+
+// compactScripts are the scripts every page loads: ours and the header's
+// search box.
+var compactScripts = map[string]bool{PageScriptName: true, ThemeScriptName: true, "search/header.js": true}
+
+// minify minifies CSS or JavaScript with esbuild. Local names are
+// shortened; globals and properties keep theirs (each script is a
+// function that names its globals as window's properties).
+func minify(name, src string, loader api.Loader) (string, error) {
+	r := api.Transform(src, api.TransformOptions{
+		Loader: loader, MinifyWhitespace: true, MinifySyntax: true, MinifyIdentifiers: true,
+		Target: api.ES2015, Sourcefile: name, LegalComments: api.LegalCommentsNone,
+	})
+	if len(r.Errors) > 0 {
+		e := r.Errors[0]
+		line := 0
+		if e.Location != nil {
+			line = e.Location.Line
 		}
-		writeLines(&b, css[:i])
-		css = css[i:]
-		if css == "" {
-			break
-		}
-		_, rest, ok := strings.Cut(css[2:], "*/")
-		if !ok {
-			break
-		}
-		css = rest
+		return "", fmt.Errorf("minify %s:%d: %s", name, line, e.Text)
 	}
-	return b.String() + "\n"
+	return string(r.Code), nil
 }
 
-// writeLines appends text's lines, trimmed, joined directly after a line
-// that ends a rule, declaration, selector or block, else with a space.
-func writeLines(b *strings.Builder, text string) {
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		if n := b.Len(); n > 0 && !strings.ContainsRune("{};,", rune(b.String()[n-1])) {
-			b.WriteByte(' ')
-		}
-		b.WriteString(line)
+// CompactScript minifies the scripts every page loads (see
+// compactScripts); it returns other files as they are.
+func CompactScript(name string, js []byte) ([]byte, error) {
+	if !compactScripts[name] {
+		return js, nil
 	}
-}
-
-// CompactScript drops the whole-line comments of our own scripts (page.js,
-// theme.js), which are most of their size; it returns other files as they
-// are.
-func CompactScript(name string, js []byte) []byte {
-	if name != PageScriptName && name != ThemeScriptName {
-		return js
-	}
-	var out []byte
-	for _, line := range strings.SplitAfter(string(js), "\n") {
-		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "//") {
-			continue
-		}
-		out = append(out, strings.TrimLeft(line, " ")...)
-	}
-	return out
+	out, err := minify(name, string(js), api.LoaderJS)
+	return []byte(out), err
 }
 
 // darkQuery opens the highlighter's dark rules.
 const darkQuery = "@media (prefers-color-scheme:dark){"
 
-// themedCSS makes the highlighter's colours follow the page's theme, as
-// style.css's do: its dark rules (one rule a line, in a
-// prefers-color-scheme block) apply when the system is dark and the reader
-// did not choose light, or when the reader chose dark (data-theme on
-// <html>, set by theme.js); on screens only, so a page prints light.
+// themedCSS makes the highlighter's dark colours follow the page's theme,
+// as style.css's do: its dark rules (one rule a line, in a
+// prefers-color-scheme block at its end) apply when <html> has the class
+// "dark", which theme.js sets before the first paint to the
+// reader's choice or, on auto, to the system's scheme; on screens only, so
+// a page prints light. Without JavaScript code blocks stay light.
 func themedCSS(css string) (string, error) {
 	head, tail, ok := strings.Cut(css, darkQuery)
 	body, rest, ok2 := strings.Cut(tail, "\n}")
 	if !ok || !ok2 || strings.TrimSpace(rest) != "" {
 		return "", fmt.Errorf("the highlighter's CSS has no dark block at its end")
 	}
-	var auto, chosen strings.Builder
+	var dark strings.Builder
 	for _, rule := range strings.Split(strings.TrimSpace(body), "\n") {
 		sel, decl, ok := strings.Cut(rule, "{")
 		if !ok {
 			return "", fmt.Errorf("highlighter CSS rule %q", rule)
 		}
-		var a, c []string
+		var c []string
 		for _, s := range strings.Split(sel, ",") {
-			a = append(a, ":root:not([data-theme=light]) "+s)
-			c = append(c, ":root[data-theme=dark] "+s)
+			c = append(c, ".dark "+s)
 		}
-		auto.WriteString(strings.Join(a, ",") + "{" + decl + "\n")
-		chosen.WriteString(strings.Join(c, ",") + "{" + decl + "\n")
+		dark.WriteString(strings.Join(c, ",") + "{" + decl + "\n")
 	}
-	return head + "@media screen and (prefers-color-scheme:dark){\n" + auto.String() + "}\n" +
-		"@media screen{\n" + chosen.String() + "}\n", nil
+	return head + "@media screen{\n" + dark.String() + "}\n", nil
 }

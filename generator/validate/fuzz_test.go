@@ -1,8 +1,11 @@
 package validate_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/validate"
 )
@@ -19,6 +22,34 @@ func FuzzRecord(f *testing.F) {
 		for _, p := range ps {
 			if p.Field == "" || p.Rule == "" || strings.ContainsAny(p.Field+p.Rule, "\n\r") {
 				t.Fatalf("bad problem %q", p)
+			}
+		}
+	})
+}
+
+// FuzzRejectLine: whatever a record's bytes and id, its rejects-file line
+// is one line of valid JSON in valid UTF-8, and its report lines carry no
+// control character from the id.
+func FuzzRejectLine(f *testing.F) {
+	f.Add([]byte(`{"id":"\xff\xfe"}`), "\x1b[2J")
+	f.Add([]byte(`{"a":"caf\xc3"}`), "e171781a76b49a91")
+	f.Add([]byte(`[1,2]`), "")
+	f.Fuzz(func(t *testing.T, raw []byte, id string) {
+		_, ps := validate.Record(raw)
+		if !json.Valid(raw) {
+			raw = nil // the reader hands on only JSON values
+		}
+		rj := validate.Reject{ID: id, Problems: ps, Raw: raw}
+		line, err := json.Marshal(rj)
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		if !json.Valid(line) || !utf8.Valid(line) || bytes.ContainsAny(line, "\n\r") {
+			t.Fatalf("bad rejects line %q", line)
+		}
+		for _, l := range strings.Split(rj.Error(), "\n") {
+			if strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("control character in report line %q", l)
 			}
 		}
 	})

@@ -1,15 +1,16 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
-	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Set keeps the dataset-wide rules: ids unique over the dataset, slugs
@@ -26,8 +27,11 @@ type Set struct {
 	mu    sync.Mutex
 	ids   map[[8]byte]place
 	slugs map[string]map[string]place // repo → slug → first place
-	files []string
-	fileN map[string]int32
+	// folded maps a repo's case-folded, NFC form to the first repo seen
+	// with it (see names.go).
+	folded map[string]string
+	files  []string
+	fileN  map[string]int32
 }
 
 type place struct {
@@ -38,16 +42,16 @@ type place struct {
 
 // NewSet returns an empty set.
 func NewSet() *Set {
-	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, fileN: map[string]int32{}}
+	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, folded: map[string]string{}, fileN: map[string]int32{}}
 }
 
 // Add records rec, read from src, and returns a problem for each rule it
 // breaks: an id seen before, or a slug seen before in the same repo. The
 // rule names where the first one was read. A record with problems is not
 // added, so that it cannot shadow a later record.
-func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
+func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	var key [8]byte
-	idOK := check.ID(rec.ID)
+	idOK := ID(rec.ID)
 	if idOK {
 		hex.Decode(key[:], []byte(rec.ID))
 	}
@@ -58,6 +62,11 @@ func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
 		if first, ok := s.ids[key]; ok {
 			ps = append(ps, Problem{"id", "already used by " + s.where(first)})
 		}
+	}
+	ps = append(ps, repoPathProblems(rec.Repo)...)
+	folded := foldedRepo(rec.Repo)
+	if other, ok := s.folded[folded]; ok && other != rec.Repo {
+		ps = append(ps, Problem{"repo", fmt.Sprintf("%.80q and %.80q are one folder on file systems that ignore case or Unicode normalisation (macOS, Windows); the first seen is kept", other, rec.Repo)})
 	}
 	bySlug := s.slugs[rec.Repo]
 	if first, ok := bySlug[rec.Slug]; ok {
@@ -73,12 +82,13 @@ func (s *Set) Add(src read.Source, rec *record.Record) []Problem {
 	if bySlug == nil {
 		bySlug = map[string]place{}
 		s.slugs[rec.Repo] = bySlug
+		s.folded[folded] = rec.Repo
 	}
 	bySlug[rec.Slug] = p
 	return nil
 }
 
-func (s *Set) place(src read.Source) place {
+func (s *Set) place(src record.Source) place {
 	n, ok := s.fileN[src.File]
 	if !ok {
 		n = int32(len(s.files))
@@ -89,12 +99,12 @@ func (s *Set) place(src read.Source) place {
 }
 
 func (s *Set) where(p place) string {
-	return read.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
+	return record.Source{File: s.files[p.file], Index: int(p.index), Line: int(p.line)}.String()
 }
 
 // Reject is a record left out, with everything wrong with it.
 type Reject struct {
-	Source   read.Source     `json:"source"`
+	Source   record.Source   `json:"source"`
 	ID       string          `json:"id"` // as the record gave it; Error prints "?" unless it is a valid id
 	Problems []Problem       `json:"problems"`
 	Raw      json.RawMessage `json:"record"`
@@ -104,12 +114,13 @@ type Reject struct {
 //
 //	FILE: record INDEX (id ID): FIELD: RULE
 //
-// ID is "?" when the record's id is not a valid id: it is untrusted text
-// that would otherwise go to a terminal as it is.
+// An id that is not a valid id is untrusted text that would otherwise go
+// to a terminal as it is: it is shown quoted, escaped and shortened
+// ("?" when the record has none).
 func (r Reject) Error() string {
 	id := r.ID
-	if !check.ID(id) {
-		id = "?"
+	if !ID(id) {
+		id = shownID(id)
 	}
 	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "
 	if len(r.Problems) == 0 {
@@ -126,4 +137,38 @@ func (r Reject) Error() string {
 		b.WriteString(p.Rule)
 	}
 	return b.String()
+}
+
+// shownID is an invalid id as a report shows it: "?" when there is none,
+// else quoted with Go's escapes (no control character or invalid UTF-8
+// reaches the terminal) and cut to 40 characters.
+func shownID(id string) string {
+	if id == "" {
+		return "?"
+	}
+	const most = 40
+	if r := []rune(id); len(r) > most {
+		return strconv.Quote(string(r[:most])) + "…"
+	}
+	return strconv.Quote(id)
+}
+
+// MarshalJSON writes the reject as one line of the rejects file, valid
+// JSON whatever the record's bytes: invalid UTF-8 in the record is
+// replaced (U+FFFD), and a record over MaxRecordSize is left out (its
+// size is given instead), as a 200 MB line helps no one.
+func (r Reject) MarshalJSON() ([]byte, error) {
+	type plain Reject
+	out := struct {
+		plain
+		ID   string `json:"id"`
+		Size int    `json:"recordBytes,omitempty"`
+	}{plain: plain(r), ID: strings.ToValidUTF8(r.ID, "\uFFFD")}
+	switch {
+	case len(r.Raw) > MaxRecordSize:
+		out.Raw, out.Size = nil, len(r.Raw)
+	case len(r.Raw) > 0 && !utf8.Valid(r.Raw):
+		out.Raw = bytes.ToValidUTF8(r.Raw, []byte("\uFFFD"))
+	}
+	return json.Marshal(out)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // slow decodes a record member by member so that it can name every problem:
@@ -29,7 +28,7 @@ func slow(raw []byte) (record.Record, []Problem) {
 		return v.rec, ps.sorted()
 	}
 	if k := tok.Kind(); k != '{' {
-		ps.add(keyRecord, "record", "must be a JSON object, not "+check.KindName(byte(k)))
+		ps.add(keyRecord, "record", "must be a JSON object, not "+KindName(byte(k)))
 		return v.rec, ps.sorted()
 	}
 	unknown := 0
@@ -80,7 +79,7 @@ func decodeField(v *values, ps *problems, f int, val jsontext.Value) {
 	spec := fields[f]
 	k := val.Kind()
 	bad := func(want string) {
-		ps.add(f, spec.name, "must be "+want+", not "+check.KindName(byte(k)))
+		ps.add(f, spec.name, "must be "+want+", not "+KindName(byte(k)))
 		v.skip |= 1 << f
 	}
 	switch spec.kind {
@@ -131,7 +130,7 @@ func decodeField(v *values, ps *problems, f int, val jsontext.Value) {
 			}
 			at := spec.name + "[" + strconv.Itoa(i) + "]"
 			if e.Kind() != '"' {
-				ps.add(f, at, "must be a string, not "+check.KindName(byte(e.Kind())))
+				ps.add(f, at, "must be a string, not "+KindName(byte(e.Kind())))
 				v.skip |= 1 << f
 				continue
 			}

@@ -11,6 +11,7 @@
 package validate
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -19,7 +20,6 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/errdocs/errdocs/generator/record"
-	"github.com/errdocs/errdocs/generator/validate/check"
 )
 
 // Problem is one broken rule: the field (a JSON member name, "tags[2]" for
@@ -31,9 +31,19 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Field + ": " + p.Rule }
 
+// MaxRecordSize is the largest record decoded. A real record (a 40-line
+// excerpt, a few paragraphs of documentation) is a few kilobytes; the
+// pages, the highlighting and the search index each hold several copies
+// of a record's text while they work on it, so one record of hundreds of
+// megabytes would take the build past its memory budget on its own.
+const MaxRecordSize = 4 << 20
+
 // Record decodes and validates one raw record. The record is usable only
 // when no problem is returned; otherwise it holds what could be decoded.
 func Record(raw []byte) (record.Record, []Problem) {
+	if len(raw) > MaxRecordSize {
+		return record.Record{}, []Problem{{Field: "record", Rule: fmt.Sprintf("is %d bytes, over the %d-byte limit for one record; not decoded", len(raw), MaxRecordSize)}}
+	}
 	if rec, ok := fast(raw); ok {
 		return rec, nil
 	}
@@ -184,15 +194,15 @@ func checkValues(v *values, ps *problems) {
 			ps.add(f, fields[f].name, "must be non-empty")
 		}
 	}
-	if v.judge(fID) && !check.ID(r.ID) {
+	if v.judge(fID) && !ID(r.ID) {
 		ps.add(fID, "id", "must be 16 lowercase hex characters")
 	}
 	if v.judge(fRepo) {
-		for _, rule := range check.Repo(r.Repo) {
+		for _, rule := range Repo(r.Repo) {
 			ps.add(fRepo, "repo", rule)
 		}
 	}
-	if v.judge(fSlug) && !check.Slug(r.Slug) {
+	if v.judge(fSlug) && !Slug(r.Slug) {
 		ps.add(fSlug, "slug", "must be lowercase kebab (^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$)")
 	}
 	if v.present(fErrorCode) && r.ErrorCode == "" {
@@ -224,7 +234,7 @@ func checkValues(v *values, ps *problems) {
 		}
 	}
 	if v.judge(fSourceCode) {
-		if n := check.Lines(r.SourceCode); n > 40 {
+		if n := Lines(r.SourceCode); n > 40 {
 			ps.add(fSourceCode, "sourceCode", "must be at most 40 lines (has "+strconv.Itoa(n)+")")
 		}
 	}
@@ -263,18 +273,18 @@ func checkValues(v *values, ps *problems) {
 	}
 	if v.judge(fTags) {
 		for i, s := range r.Tags {
-			if !check.Tag(s) {
+			if !Tag(s) {
 				ps.add(fTags, "tags["+strconv.Itoa(i)+"]", "must be lowercase kebab (^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$)")
 			}
 		}
 	}
-	if v.present(fBackgroundTag) && !check.Tag(r.BackgroundTag) {
+	if v.present(fBackgroundTag) && !Tag(r.BackgroundTag) {
 		ps.add(fBackgroundTag, "backgroundTag", "must be a lowercase kebab tag (^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$) or null")
 	}
-	if v.judge(fAnalyzedSha) && !check.SHA(r.AnalyzedSha) {
+	if v.judge(fAnalyzedSha) && !SHA(r.AnalyzedSha) {
 		ps.add(fAnalyzedSha, "analyzedSha", "must be 40 hex characters")
 	}
-	if v.judge(fAnalyzedAt) && !check.UTCTime(r.AnalyzedAt) {
+	if v.judge(fAnalyzedAt) && !UTCTime(r.AnalyzedAt) {
 		ps.add(fAnalyzedAt, "analyzedAt", "must be an ISO 8601 UTC time (RFC 3339 ending in Z)")
 	}
 	if v.judge(fSchemaVersion) && r.SchemaVersion != record.SchemaVersion {

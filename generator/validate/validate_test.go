@@ -1,13 +1,14 @@
 package validate_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
-	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
 )
@@ -226,7 +227,7 @@ func TestAllProblemsListed(t *testing.T) {
 
 func TestRejectError(t *testing.T) {
 	rj := validate.Reject{
-		Source:   read.Source{File: "content/repos/a/b.json", Index: 12},
+		Source:   record.Source{File: "content/repos/a/b.json", Index: 12},
 		ID:       "e171781a76b49a91",
 		Problems: []validate.Problem{{Field: "lineNumber", Rule: "must be ≥ sourceCodeStart (895)"}, {Field: "colour", Rule: "unknown field"}},
 	}
@@ -236,43 +237,70 @@ func TestRejectError(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	rj.ID = "\x1b[2J../../x"
-	if got := rj.Error(); !strings.HasPrefix(got, "content/repos/a/b.json: record 12 (id ?): ") {
-		t.Errorf("unusable id not hidden: %q", got)
+	if got := rj.Error(); !strings.HasPrefix(got, `content/repos/a/b.json: record 12 (id "\x1b[2J../../x"): `) {
+		t.Errorf("invalid id not shown escaped: %q", got)
+	}
+	rj.ID = strings.Repeat("é", 500)
+	if got := rj.Error(); !strings.Contains(got, `(id "`+strings.Repeat("é", 40)+`"…): `) {
+		t.Errorf("long invalid id not shortened: %q", got)
+	}
+	rj.ID = ""
+	if got := rj.Error(); !strings.Contains(got, "(id ?): ") {
+		t.Errorf("missing id: %q", got)
+	}
+}
+
+// TestRejectsLineValidJSON is failure 14: a rejects line is valid JSON
+// whatever the record's bytes (raw invalid UTF-8), and leaves out a
+// record over the size limit.
+func TestRejectsLineValidJSON(t *testing.T) {
+	for _, raw := range []string{"{\"id\":\"\xff\xfe\",\"x\":\"caf\xc3\"}", "{\"id\":\"" + strings.Repeat("a", validate.MaxRecordSize) + "\"}"} {
+		rj := validate.Reject{Source: record.Source{File: "a.json"}, ID: "\xff", Raw: json.RawMessage(raw)}
+		line, err := json.Marshal(rj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(line) || !utf8.Valid(line) || bytes.IndexByte(line, '\n') >= 0 {
+			t.Errorf("not one valid JSON line: %.200q", line)
+		}
+		if len(line) > 1<<20 {
+			t.Errorf("rejects line of %d bytes", len(line))
+		}
 	}
 }
 
 func TestSetDuplicates(t *testing.T) {
 	s := validate.NewSet()
 	a := record.Record{ID: "e171781a76b49a91", Repo: "jax-ml/jax", Slug: "x"}
-	if ps := s.Add(read.Source{File: "a.json", Index: 0}, &a); ps != nil {
+	if ps := s.Add(record.Source{File: "a.json", Index: 0}, &a); ps != nil {
 		t.Fatalf("first add: %v", ps)
 	}
 	sameID := record.Record{ID: "e171781a76b49a91", Repo: "other/repo", Slug: "x"}
-	ps := s.Add(read.Source{File: "b.jsonl", Index: 3, Line: 4}, &sameID)
+	ps := s.Add(record.Source{File: "b.jsonl", Index: 3, Line: 4}, &sameID)
 	want := []validate.Problem{{Field: "id", Rule: "already used by a.json: record 0"}}
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate id: got %v want %v", ps, want)
 	}
 	sameSlug := record.Record{ID: "0000000000000001", Repo: "jax-ml/jax", Slug: "x"}
-	ps = s.Add(read.Source{File: "c.json", Index: 7}, &sameSlug)
+	ps = s.Add(record.Source{File: "c.json", Index: 7}, &sameSlug)
 	want = []validate.Problem{{Field: "slug", Rule: "already used in jax-ml/jax by a.json: record 0"}}
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate slug: got %v want %v", ps, want)
 	}
 	// Same slug in another repo is fine; the rejected records above held nothing.
 	other := record.Record{ID: "0000000000000002", Repo: "other/repo", Slug: "x"}
-	if ps := s.Add(read.Source{File: "d.json", Index: 0}, &other); ps != nil {
+	if ps := s.Add(record.Source{File: "d.json", Index: 0}, &other); ps != nil {
 		t.Errorf("same slug, other repo: %v", ps)
 	}
 	// The JSON Lines line is named in the first occurrence.
 	dup := record.Record{ID: "0000000000000002", Repo: "z/z", Slug: "y"}
 	l := record.Record{ID: "0000000000000003", Repo: "z/z", Slug: "q"}
-	s.Add(read.Source{File: "e.jsonl", Index: 1, Line: 2}, &l)
+	s.Add(record.Source{File: "e.jsonl", Index: 1, Line: 2}, &l)
 	l2 := record.Record{ID: "0000000000000003", Repo: "z/z", Slug: "r"}
-	if ps := s.Add(read.Source{File: "f.json"}, &l2); len(ps) != 1 || ps[0].Rule != "already used by e.jsonl:2: record 1" {
+	if ps := s.Add(record.Source{File: "f.json"}, &l2); len(ps) != 1 || ps[0].Rule != "already used by e.jsonl:2: record 1" {
 		t.Errorf("line not named: %v", ps)
 	}
-	if ps := s.Add(read.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
+	if ps := s.Add(record.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
 		t.Errorf("dup: %v", ps)
 	}
 }

@@ -37,6 +37,7 @@ type Dataset struct {
 
 	repos []*repoPlan
 	total int
+	real  map[string][]realExcerpt // by language; nil: generated excerpts (UseRealCode)
 }
 
 type repoPlan struct {

@@ -175,6 +175,9 @@ func (g *recGen) make(r *record.Record, idx, j int) {
 	if rng.IntN(100) < 90 {
 		lines, raise := g.excerpt(lang, kit, etype)
 		start := 1 + rng.IntN(1800)
+		if g.d.real != nil {
+			lines, raise, start = g.d.realExcerptFor(lang, idx)
+		}
 		// No trailing newline: upstream counts the lines of an excerpt by
 		// splitting on "\n", so a final "\n" would add an empty line.
 		r.SourceCode = strings.Join(lines, "\n")

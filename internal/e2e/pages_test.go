@@ -187,6 +187,7 @@ func TestRecordPage(t *testing.T) {
 	t.Run("theme", func(t *testing.T) { checkTheme(t, ctx, file) })
 	t.Run("print", func(t *testing.T) { checkPrint(t, ctx, file) })
 	t.Run("phone", func(t *testing.T) { checkPhone(t, ctx, file, rec) })
+	t.Run("home", func(t *testing.T) { checkHome(t, ctx, site, len(recs)) })
 	t.Run("weight", func(t *testing.T) { checkWeight(t, site) })
 	t.Run("screenshots", func(t *testing.T) { screenshots(t, ctx, site, rec) })
 }
@@ -402,9 +403,7 @@ func checkTheme(t *testing.T, ctx context.Context, file string) {
 		t.Fatal(err)
 	}
 	setScheme(t, ctx, "dark")
-	if got := browsertest.Eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); got != darkBG {
-		t.Errorf("auto with a dark system: background %s, want %s", got, darkBG)
-	}
+	browsertest.WaitFor(t, ctx, `getComputedStyle(document.body).backgroundColor === `+jsString(darkBG), 5*time.Second)
 	setScheme(t, ctx, "light")
 	if browsertest.Eval[string](t, ctx, `localStorage.getItem("errdocs:theme")||"auto"`) != "auto" {
 		t.Error("auto is not remembered as auto")
@@ -473,10 +472,50 @@ func checkPhone(t *testing.T, ctx context.Context, file string, rec record.Recor
 	}
 }
 
+// checkHome: the home page says what the site is in one sentence (also
+// its meta description, from the dataset's numbers without a description
+// setting) and has the paste-an-error box in the first screen, on a
+// desktop and on a phone; a pasted error submitted there is searched.
+func checkHome(t *testing.T, ctx context.Context, site string, records int) {
+	home := "file://" + filepath.ToSlash(site) + "/index.html"
+	for _, size := range []struct{ w, h int64 }{{1280, 900}, {390, 844}} {
+		setViewport(t, ctx, size.w, size.h)
+		browsertest.Navigate(t, ctx, home)
+		got := browsertest.Eval[[]string](t, ctx, `[(document.querySelector("main .intro")||{}).textContent||"",
+			(document.querySelector('meta[name=description]')||{}).content||"",
+			String(document.getElementById("home-q").getBoundingClientRect().bottom),
+			String(document.querySelector("form.paste button").getBoundingClientRect().bottom)]`)
+		if got[0] == "" || got[0] != got[1] || !strings.Contains(got[0], fmt.Sprintf("%d errors", records)) {
+			t.Errorf("home intro %q, meta description %q: want one sentence naming the %d errors", got[0], got[1], records)
+		}
+		for _, v := range got[2:] {
+			var y float64
+			fmt.Sscan(v, &y)
+			if y <= 0 || y > float64(size.h) {
+				t.Errorf("at %dx%d the paste box ends at %s px, outside the first screen", size.w, size.h, v)
+			}
+		}
+	}
+	setViewport(t, ctx, 1280, 900)
+	msg := "ValueError: invalid literal for int() with base 10"
+	if err := chromedp.Do(browsertest.Timeout(t, ctx, 10*time.Second), chromedp.SendKeys(chromedp.CSS(`#home-q`), msg)); err != nil {
+		t.Fatal(err)
+	}
+	href := clickTo(t, ctx, `form.paste button`, "home → paste search")
+	u, err := url.Parse(href)
+	if err != nil || !strings.HasSuffix(u.Path, "/search/index.html") || u.Query().Get("q") != msg {
+		t.Errorf("the paste box opened %s, want search/index.html?q=<the error>", href)
+	}
+}
+
 // checkWeight: the median record page is at most 25 KB of HTML, and with
-// the CSS and JavaScript it loads at most 40 KB uncompressed.
+// the stylesheet and scripts it loads at most 40 KB uncompressed.
 func checkWeight(t *testing.T, site string) {
-	var sizes []int
+	type rp struct {
+		path string
+		size int
+	}
+	var pages []rp
 	for _, f := range htmlFiles(t, site) {
 		if strings.Count(f, "/") != 3 || strings.HasPrefix(f, "tags/") || strings.HasPrefix(f, "families/") || strings.Contains(f, "/page/") {
 			continue
@@ -485,29 +524,38 @@ func checkWeight(t *testing.T, site string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sizes = append(sizes, int(fi.Size()))
+		pages = append(pages, rp{f, int(fi.Size())})
 	}
-	if len(sizes) == 0 {
+	if len(pages) == 0 {
 		t.Fatal("no record pages")
 	}
-	sort.Ints(sizes)
-	median := sizes[len(sizes)/2]
+	sort.Slice(pages, func(i, j int) bool { return pages[i].size < pages[j].size })
+	median := pages[len(pages)/2]
+	b, err := os.ReadFile(filepath.Join(site, filepath.FromSlash(median.path)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	assets := 0
-	ents, _ := os.ReadDir(filepath.Join(site, "static"))
-	for _, e := range ents {
-		if n := e.Name(); strings.HasSuffix(n, ".css") || strings.HasSuffix(n, ".js") {
-			fi, _ := e.Info()
-			assets += int(fi.Size())
+	for _, m := range loadedRE.FindAllSubmatch(b, -1) {
+		p := filepath.Join(site, filepath.FromSlash(filepath.Dir(median.path)), filepath.FromSlash(string(m[1])))
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatalf("%s loads %s: %v", median.path, m[1], err)
 		}
+		t.Logf("loads %s: %d bytes", m[1], fi.Size())
+		assets += int(fi.Size())
 	}
-	t.Logf("median record page %d bytes of HTML; its CSS and JS %d bytes; in all %d bytes", median, assets, median+assets)
-	if median > 25*1024 {
-		t.Errorf("median record page %d bytes, over 25 KB", median)
+	t.Logf("median record page %s: %d bytes of HTML; the CSS and JS it loads %d bytes; in all %d bytes", median.path, median.size, assets, median.size+assets)
+	if median.size > 25*1024 {
+		t.Errorf("median record page %d bytes, over 25 KB", median.size)
 	}
-	if median+assets > 40*1024 {
-		t.Errorf("median record page with its CSS and JS: %d bytes, over 40 KB", median+assets)
+	if median.size+assets > 40*1024 {
+		t.Errorf("median record page with its CSS and JS: %d bytes, over 40 KB", median.size+assets)
 	}
 }
+
+// loadedRE finds the stylesheets and scripts a page loads.
+var loadedRE = regexp.MustCompile(`<(?:script[^>]*\ssrc|link rel="stylesheet"[^>]*\shref)="([^"]+)"`)
 
 // screenshots saves the record page (at its top and at the raising line)
 // and the home page at desktop and phone sizes, light and dark.

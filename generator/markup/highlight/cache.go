@@ -362,7 +362,11 @@ func (h *Highlighter) readDisk(k [32]byte) (string, bool) {
 	if h.disk == nil {
 		return "", false
 	}
-	return h.disk.read(k)
+	body, ok := h.disk.read(k)
+	if !ok || !formatterMarkup(body) {
+		return "", false
+	}
+	return body, true
 }
 
 func (h *Highlighter) writeDisk(k [32]byte, body string) error {

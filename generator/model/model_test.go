@@ -119,7 +119,7 @@ func (m *memRelated) Get(key [32]byte) ([][]int32, bool) {
 func (m *memRelated) Put(key [32]byte, rel [][]int32) { m.key, m.rel, m.puts = key, rel, m.puts+1 }
 
 func TestRelatedCache(t *testing.T) {
-	build := func(cache RelatedCache, tag string) *Site {
+	build := func(cache RelatedCache, tag string) *Model {
 		b := Builder{Related: cache}
 		for i := 0; i < 30; i++ {
 			r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i%4), fmt.Sprintf("s%d", i), fmt.Sprintf("fam%d", i%3), "t1")

@@ -1,12 +1,11 @@
-// Package check holds the string rules of the record schema that both the
-// reader (repo entries, info articles, tags) and the record validator need.
-// It is its own package so that read can use it without importing validate,
-// which imports read for its Source type.
+// The string rules of the record schema, which the reader (repo entries,
+// info articles, tags) uses too.
 //
 // The patterns are checked by hand rather than with regexp: they run several
 // times per record over a dataset of half a million records, and a byte loop
 // is an order of magnitude cheaper than the regexp engine.
-package check
+
+package validate
 
 import (
 	"fmt"
@@ -15,7 +14,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/record"
 )
 
 // ID reports whether s is a record id: exactly 16 lowercase hex characters.
@@ -115,7 +114,7 @@ func Repo(s string) []string {
 	if hasControlOrBackslash(owner) || hasControlOrBackslash(name) {
 		out = append(out, `a part may not contain control characters, NUL or \ (our rule: it names a folder)`)
 	}
-	if slices.Contains(model.ReservedOwners, owner) {
+	if slices.Contains(record.ReservedOwners, owner) {
 		out = append(out, fmt.Sprintf("owner %q is reserved for the site's own pages (our rule: its folder would collide with them)", owner))
 	}
 	return out
