@@ -557,7 +557,11 @@
     var w = opts.prefix ? lastWord(text) : "";
     if (w) prefixShards(w).forEach(function (s) { shards.push(s); });
     if (opts.mode === "all" || opts.mode === "most") {
-      var words = queryWords(text).map(function (qw) {
+      var qws = queryWords(text);
+      // a word being typed that is a stop word so far ("for" of "format")
+      // still counts, by its prefix clauses alone (as the Go twin's buildWords)
+      if (w && (!qws.length || qws[qws.length - 1].end !== text.length)) qws.push({ text: "", end: text.length });
+      var words = qws.map(function (qw) {
         return { clauses: fieldToks(qw.text), prefix: !!w && qw.end === text.length };
       });
       return { words: words, mode: opts.mode, prefixWord: w, shards: shards };

@@ -188,6 +188,11 @@ func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 	if opts.Prefix {
 		last = LastWord(m, text)
 	}
+	// A word being typed that is a stop word so far ("for" of "format")
+	// still counts, by its prefix clauses alone.
+	if last != "" && (len(ws) == 0 || ws[len(ws)-1].end != len(text)) {
+		ws = append(ws, word{"", len(text)})
+	}
 	var clauses []query.Query
 	for _, w := range ws {
 		var kids []query.Query
