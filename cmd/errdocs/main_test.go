@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 // runCLI runs the command in-process and returns its exit status and
@@ -27,10 +29,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // seed returns the seed record as a map, to derive test records from.
 func seed(t *testing.T) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile("testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testseed.JSON()
 	var w struct{ Record map[string]any }
 	if err := json.Unmarshal(data, &w); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 // The read cache must never change what a build makes: each test below
@@ -33,10 +34,7 @@ func trustAll(t *testing.T) {
 
 func seedRecord(t *testing.T, n int, change func(r map[string]any)) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile("../../cmd/errdocs/testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testseed.JSON()
 	var w struct{ Record map[string]any }
 	if err := json.Unmarshal(data, &w); err != nil {
 		t.Fatal(err)

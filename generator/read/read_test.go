@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/read"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 // rec is a small stand-in record: the reader does not judge records, so
@@ -373,10 +374,7 @@ func TestSizeLimit(t *testing.T) {
 // BenchmarkReadArray reads one big array file of realistic records (the
 // size of the largest upstream repo file), plain and gzipped.
 func BenchmarkReadArray(b *testing.B) {
-	seed, err := os.ReadFile("../validate/testdata/seed.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	seed := testseed.JSON()
 	var w struct{ Record map[string]any }
 	if err := json.Unmarshal(seed, &w); err != nil {
 		b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 // templatesDir is the module's templates folder; tests read it from disk so
@@ -19,10 +20,7 @@ var templatesDir = os.DirFS("../../templates")
 
 func seed(t testing.TB) *record.Record {
 	t.Helper()
-	b, err := os.ReadFile("testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testseed.JSON()
 	var w record.Wrapped
 	if err := json.Unmarshal(b, &w); err != nil {
 		t.Fatal(err)

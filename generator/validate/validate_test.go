@@ -3,7 +3,6 @@ package validate_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,15 +10,13 @@ import (
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 // seed returns the seed record, unwrapped, as raw JSON.
 func seed(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile("testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testseed.JSON()
 	var w struct{ Record json.RawMessage }
 	if err := json.Unmarshal(b, &w); err != nil {
 		t.Fatal(err)

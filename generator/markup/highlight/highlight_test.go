@@ -16,6 +16,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/internal/corpus"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 type seedRecord struct {
@@ -29,10 +30,7 @@ type seedRecord struct {
 
 func seed(t testing.TB) seedRecord {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testseed.JSON()
 	var w struct {
 		Record seedRecord `json:"record"`
 	}

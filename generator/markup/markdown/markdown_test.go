@@ -2,7 +2,6 @@ package markdown_test
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/markup/markdown"
+	"github.com/errdocs/errdocs/internal/testseed"
 )
 
 func render(t testing.TB, src string) string {
@@ -407,10 +407,7 @@ type seedRecord struct {
 
 func seed(t testing.TB) seedRecord {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testseed.JSON()
 	var w struct {
 		Record seedRecord `json:"record"`
 	}
