@@ -622,3 +622,35 @@ func indexSorted(idx []byte) bool {
 	}
 	return true
 }
+
+// BenchmarkRealCode highlights the source excerpts (real code from real
+// repositories: internal/corpus's real-code dataset) and the code fields of
+// 300 records, uncached: the highlighting cost of a real-code cold build
+// per 300 records.
+func BenchmarkRealCode(b *testing.B) {
+	d := corpus.Generate(300, 1)
+	if err := d.UseRealCode(); err != nil {
+		b.Fatal(err)
+	}
+	recs := d.Records()
+	h := newH(b, highlight.Options{MemoryBytes: -1})
+	var n int64
+	for _, r := range recs {
+		n += int64(len(r.SourceCode) + len(r.ExampleFix) + len(r.ValidationCode) + len(r.TypeGuard) + len(r.TryCatchPattern))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range recs {
+			r := &recs[i]
+			if _, err := h.Excerpt(r.SourceCode, r.FilePath, max(r.SourceCodeStart, 1), r.LineNumber); err != nil {
+				b.Fatal(err)
+			}
+			for _, c := range []string{r.ExampleFix, r.ValidationCode, r.TypeGuard, r.TryCatchPattern} {
+				if _, err := h.Code(c, r.FilePath); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+}
