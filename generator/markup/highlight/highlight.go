@@ -29,7 +29,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -44,7 +43,6 @@ const (
 	DefaultMaxLineLen  = 200
 	DefaultMaxLines    = 200
 	DefaultMemoryBytes = 64 << 20
-	DefaultLexBudget   = time.Second
 )
 
 // Options configure a Highlighter.
@@ -61,12 +59,12 @@ type Options struct {
 	// MemoryBytes bounds the in-memory cache (least recently used entries
 	// go first). 0 means DefaultMemoryBytes; negative turns it off.
 	MemoryBytes int64
-	// LexBudget bounds the time chroma may spend on one input. Some
-	// lexers backtrack badly on odd text (a line of Java words took 95 ms
-	// per line, 19 s for 200 lines); past the budget the input is printed
-	// as plain text instead. Typical inputs lex in 1 to 30 ms, so only
-	// pathological ones ever reach it. 0 means DefaultLexBudget.
-	LexBudget time.Duration
+	// MaxLexWork bounds the lexer's work on one input, counted in steps
+	// (lex.go, charge), never in time, so that the output depends only on
+	// the input. Some rules backtrack badly on odd text (200 lines of
+	// Java words, 99 s of chroma); past the budget the input is printed as
+	// plain text instead. 0 means DefaultMaxLexWork.
+	MaxLexWork int
 }
 
 // Stats counts where highlighted HTML came from.
@@ -74,9 +72,9 @@ type Stats struct {
 	MemoryHits int64 // served from memory, this process
 	DiskHits   int64 // read from CacheDir
 	Misses     int64 // highlighted with chroma
-	// Slow counts inputs printed as plain text because lexing them
-	// overran LexBudget (included in Misses).
-	Slow int64
+	// OverBudget counts inputs printed as plain text because lexing them
+	// needed more than MaxLexWork steps (included in Misses).
+	OverBudget int64
 	// DiskErrors counts cache files that could not be written; the HTML was
 	// still returned. FirstDiskError says why the first one failed.
 	DiskErrors     int64
@@ -100,9 +98,9 @@ type Highlighter struct {
 	disk   *diskCache // nil: no disk cache
 	flight flightGroup
 
-	memHits, diskHits, misses, slow, diskErrors atomic.Int64
-	errMu                                       sync.Mutex
-	firstDiskErr                                error
+	memHits, diskHits, misses, overBudget, diskErrors atomic.Int64
+	errMu                                             sync.Mutex
+	firstDiskErr                                      error
 }
 
 // New makes a Highlighter. It fails only on invalid options.
@@ -112,11 +110,11 @@ func New(opts Options) (*Highlighter, error) {
 		return nil, fmt.Errorf("highlight: MaxLineLen %d is negative", opts.MaxLineLen)
 	case opts.MaxLines < 0:
 		return nil, fmt.Errorf("highlight: MaxLines %d is negative", opts.MaxLines)
-	case opts.LexBudget < 0:
-		return nil, fmt.Errorf("highlight: LexBudget %v is negative", opts.LexBudget)
+	case opts.MaxLexWork < 0:
+		return nil, fmt.Errorf("highlight: MaxLexWork %d is negative", opts.MaxLexWork)
 	}
-	if opts.LexBudget == 0 {
-		opts.LexBudget = DefaultLexBudget
+	if opts.MaxLexWork == 0 {
+		opts.MaxLexWork = DefaultMaxLexWork
 	}
 	if opts.MaxLineLen == 0 {
 		opts.MaxLineLen = DefaultMaxLineLen
@@ -137,7 +135,7 @@ func New(opts Options) (*Highlighter, error) {
 		h.disk = openDiskCache(opts.CacheDir)
 	}
 	c := sha256.New()
-	fmt.Fprintf(c, "%s\x00chroma %s\x00%x\x00%d\x00%d\x00", formatVersion, chromaVersion(), h.table.digest, opts.MaxLineLen, opts.MaxLines)
+	fmt.Fprintf(c, "%s\x00chroma %s\x00%x\x00%d\x00%d\x00%d\x00", formatVersion, chromaVersion(), h.table.digest, opts.MaxLineLen, opts.MaxLines, opts.MaxLexWork)
 	copy(h.config[:], c.Sum(nil))
 	return h, nil
 }
@@ -164,7 +162,7 @@ func (h *Highlighter) Stats() Stats {
 		MemoryHits:     h.memHits.Load(),
 		DiskHits:       h.diskHits.Load(),
 		Misses:         h.misses.Load(),
-		Slow:           h.slow.Load(),
+		OverBudget:     h.overBudget.Load(),
 		DiskErrors:     h.diskErrors.Load(),
 		FirstDiskError: h.diskErr(),
 	}
@@ -361,17 +359,16 @@ func (h *Highlighter) key(k kind, lexName string, lay layout, code string) [32]b
 func keyHex(k [32]byte) string { return hex.EncodeToString(k[:]) }
 
 // render lexes and formats. A lexer that fails, panics, overruns its
-// budget or loses text gives the plain-text rendering instead: one odd
-// field must not stop or stall a build, and plain text is still a correct
-// rendering. (The result is cached like any other, so a later build with
-// the cache prints the same bytes even if it would have lexed in time.)
+// work budget or loses text gives the plain-text rendering instead: one
+// odd field must not stop or stall a build, and plain text is still a
+// correct rendering. Which of these happens depends only on the input.
 func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string {
 	p := prepare(code, h.opts.MaxLineLen, h.opts.MaxLines)
 	var lines [][]chroma.Token
 	if lexer != nil {
-		toks, err := tokenise(lexer, strings.Join(p.lines, "\n")+"\n", h.opts.LexBudget)
-		if errors.Is(err, errSlow) {
-			h.slow.Add(1)
+		toks, err := tokenise(lexer, strings.Join(p.lines, "\n")+"\n", h.opts.MaxLexWork)
+		if errors.Is(err, errOverBudget) {
+			h.overBudget.Add(1)
 		}
 		if err == nil {
 			if ls, ok := splitTokens(p, toks); ok {
@@ -387,31 +384,36 @@ func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string
 
 var (
 	errLexerPanic = errors.New("lexer panicked")
-	errSlow       = errors.New("lexing overran its budget")
+	errOverBudget = errors.New("lexing overran its work budget")
 )
 
-// tokenise runs the lexer to the end, or until budget is spent. The
-// deadline is checked between tokens; one token costs at most a few of
-// regexp2's 250 ms match timeouts, so the overrun is bounded.
-func tokenise(lexer chroma.Lexer, text string, budget time.Duration) (toks []chroma.Token, err error) {
+// tokenise runs the lexer to the end, or until it has done limit steps.
+// A lexer with no fast form (a few rare languages) runs as chroma's,
+// with its rules untimed; the input's size bounds its work.
+func tokenise(lexer chroma.Lexer, text string, limit int) (toks []chroma.Token, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			toks, err = nil, fmt.Errorf("%w: %v", errLexerPanic, r)
 		}
 	}()
-	deadline := time.Now().Add(budget)
 	var it chroma.Iterator
-	if fl := fastLexerFor(lexer); fl != nil {
-		it = fl.tokenise(text)
-	} else if it, err = lexer.Tokenise(nil, text); err != nil {
-		return nil, err
+	fl := fastLexerFor(lexer)
+	var fit *fastIterator
+	if fl != nil {
+		fit = fl.iterator(nil, text, limit)
+		it = fit.next
+	} else {
+		untimeAll()
+		if it, err = lexer.Tokenise(nil, text); err != nil {
+			return nil, err
+		}
 	}
 	toks = make([]chroma.Token, 0, len(text)/3+8)
 	for t := it(); t != chroma.EOF; t = it() {
 		toks = append(toks, t)
-		if len(toks)%16 == 0 && time.Now().After(deadline) {
-			return nil, errSlow
-		}
+	}
+	if fit != nil && fit.over {
+		return nil, errOverBudget
 	}
 	return toks, nil
 }

@@ -1,12 +1,12 @@
 package highlight
 
 import (
+	"math"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -96,17 +96,52 @@ func fastLexerFor(l chroma.Lexer) *fastLexer {
 }
 
 // compileFast compiles rl's rules as chroma's RegexLexer.maybeCompile
-// does (same pattern text, flags, timeout and LexerMutator pass), into a
-// rule set of our own, and computes each rule's filter.
+// does (same pattern text, flags and LexerMutator pass, but no match
+// timeout: see untimeChroma), into a rule set of our own, and computes
+// each rule's filter.
 func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 	defer func() {
 		if recover() != nil {
 			fl = nil
 		}
 	}()
+	rules, filter, ok := compileRules(rl)
+	if !ok || !mutateRules(rules) || !validEmitters(rules) {
+		return nil
+	}
+	fl = &fastLexer{lexer: rl, rules: rules, filters: map[string][]ruleFilter{}}
+	for _, rs := range rules {
+		for _, r := range rs {
+			if !namesUnread(r.Type, r.Mutator) {
+				fl.named = true
+			}
+			if usesLexerFunc(r.Type) {
+				// The Go lexer's raw strings (the only such rule in chroma)
+				// are lexed by chroma's Go template lexer.
+				untimeLexers(lexers.GoTextTemplate)
+			}
+		}
+	}
+	for state, rs := range rules {
+		fs, ok := filtersOf(rs, filter)
+		if !ok {
+			return nil
+		}
+		fl.filters[state] = fs
+		for _, r := range rs {
+			if r.Type, ok = fastEmitter(r.Type); !ok {
+				return nil
+			}
+		}
+	}
+	return fl
+}
+
+// compileRules compiles rl's raw rules, each with its filter.
+func compileRules(rl *chroma.RegexLexer) (chroma.CompiledRules, map[*chroma.CompiledRule]ruleFilter, bool) {
 	raw, err := rl.Rules()
 	if err != nil {
-		return nil
+		return nil, nil, false
 	}
 	cfg := rl.Config()
 	flags := ""
@@ -131,9 +166,8 @@ func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 			pattern = `\G` + pattern
 			re, err := regexp2.Compile(pattern)
 			if err != nil {
-				return nil
+				return nil, nil, false
 			}
-			re.MatchTimeout = 250 * time.Millisecond
 			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
 			f := firstChars(pattern)
 			f.opt = searchPlan(strings.TrimPrefix(pattern, `\G`))
@@ -142,64 +176,69 @@ func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 			rules[state] = append(rules[state], cr)
 		}
 	}
+	return rules, filter, true
+}
+
+// mutateRules is maybeCompile's LexerMutator pass (include and the like).
+func mutateRules(rules chroma.CompiledRules) bool {
 restart:
 	seen := map[chroma.LexerMutator]bool{}
 	for state := range rules {
 		for i := range len(rules[state]) {
 			if m, ok := rules[state][i].Mutator.(chroma.LexerMutator); ok {
 				if seen[m] {
-					return nil
+					return false
 				}
 				seen[m] = true
 				if err := m.MutateLexer(rules, state, i); err != nil {
-					return nil
+					return false
 				}
 				goto restart
 			}
 		}
 	}
+	return true
+}
+
+// validEmitters is maybeCompile's ValidatingEmitter pass.
+func validEmitters(rules chroma.CompiledRules) bool {
 	for state := range rules {
 		for i := range len(rules[state]) {
 			if v, ok := rules[state][i].Type.(chroma.ValidatingEmitter); ok {
 				if v.ValidateEmitter(rules[state][i]) != nil {
-					return nil
+					return false
 				}
 			}
 		}
 	}
-	fl = &fastLexer{lexer: rl, rules: rules, filters: map[string][]ruleFilter{}}
-	for _, rs := range rules {
-		for _, r := range rs {
-			if !namesUnread(r.Type, r.Mutator) {
-				fl.named = true
-			}
+	return true
+}
+
+// filtersOf is the filters of one state's rules, with each rule's groups
+// and, where it has one, its linear matcher.
+func filtersOf(rs []*chroma.CompiledRule, filter map[*chroma.CompiledRule]ruleFilter) ([]ruleFilter, bool) {
+	fs := make([]ruleFilter, len(rs))
+	for i, r := range rs {
+		f, ok := filter[r]
+		if !ok {
+			f = ruleFilter{any: true}
 		}
-	}
-	for state, rs := range rules {
-		fs := make([]ruleFilter, len(rs))
-		for i, r := range rs {
-			f, ok := filter[r]
-			if !ok {
-				f = ruleFilter{any: true}
-			}
-			f.rule = r
-			f.nums = r.Regexp.GetGroupNumbers()
-			f.names = r.Regexp.GetGroupNames()
-			if len(f.nums) == 0 || f.nums[0] != 0 || len(f.nums) != len(f.names) {
-				return nil
-			}
-			dense := true
-			for j, num := range f.nums {
-				dense = dense && num == j
-			}
-			if dense && f.pattern != "" {
-				f.lin = linearOf(f.pattern, len(f.nums))
-			}
-			fs[i] = f
+		f.rule = r
+		f.nums = r.Regexp.GetGroupNumbers()
+		f.names = r.Regexp.GetGroupNames()
+		if len(f.nums) == 0 || f.nums[0] != 0 || len(f.nums) != len(f.names) {
+			return nil, false
 		}
-		fl.filters[state] = fs
+		dense := true
+		for j, num := range f.nums {
+			dense = dense && num == j
+		}
+		if dense && f.pattern != "" {
+			f.lin = linearOf(f.pattern, len(f.nums))
+		}
+		fs[i] = f
 	}
-	return fl
+	return fs, true
 }
 
 // firstChars is the filter for a compiled pattern: regexp2's first
@@ -233,11 +272,26 @@ func firstChars(pattern string) ruleFilter {
 	return f
 }
 
-// tokenise is chroma's RegexLexer.Tokenise with default options.
+// tokenise is chroma's RegexLexer.Tokenise with default options, with no
+// work budget.
 func (fl *fastLexer) tokenise(text string) chroma.Iterator {
-	text = ensureLF(text)
+	return fl.iterator(nil, text, math.MaxInt).next
+}
+
+var defaultOptions = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
+
+// iterator is chroma's RegexLexer.Tokenise with options (nil: chroma's
+// defaults), stopping once its work passes limit. Lexers that emitters
+// reach from it (Using, UsingSelf, UsingByGroup) are fast lexers too.
+func (fl *fastLexer) iterator(options *chroma.TokeniseOptions, text string, limit int) *fastIterator {
+	if options == nil {
+		options = defaultOptions
+	}
+	if options.EnsureLF {
+		text = ensureLF(text)
+	}
 	newlineAdded := false
-	if fl.lexer.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+	if !options.Nested && fl.lexer.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 		newlineAdded = true
 	}
@@ -245,31 +299,38 @@ func (fl *fastLexer) tokenise(text string) chroma.Iterator {
 	it := &fastIterator{
 		fl: fl,
 		state: &chroma.LexerState{
-			Registry:       lexers.GlobalLexerRegistry,
+			Registry:       fastRegistry(),
 			Lexer:          fl.lexer,
 			Text:           runes,
-			Stack:          []string{"root"},
+			Stack:          []string{options.State},
 			Rules:          fl.rules,
 			MutatorContext: map[any]any{},
 		},
+		initial:      options.State,
 		newlineAdded: newlineAdded,
+		limit:        limit,
 	}
-	// Group text is cut from text itself when it spells the runes exactly
-	// (valid UTF-8), rather than converted from runes.
-	if isASCII(text) {
+	it.setSource(text, len(runes))
+	it.yield = it.onMatch
+	return it
+}
+
+// setSource keeps text for cutting groups from: as it is when it spells the
+// runes exactly (valid UTF-8), with rune offsets unless it is ASCII.
+func (it *fastIterator) setSource(text string, runes int) {
+	switch {
+	case isASCII(text):
 		it.src = text
-	} else if utf8.ValidString(text) {
+	case utf8.ValidString(text):
 		it.src = text
-		it.offs = make([]int32, 0, len(runes)+1)
+		it.offs = make([]int32, 0, runes+1)
 		for i := range text {
 			it.offs = append(it.offs, int32(i))
 		}
 		it.offs = append(it.offs, int32(len(text)))
-	} else {
+	default:
 		it.noSrc = true
 	}
-	it.yield = it.onMatch
-	return it.next
 }
 
 func isASCII(s string) bool {
@@ -307,6 +368,7 @@ type fastIterator struct {
 	state         *chroma.LexerState
 	iteratorStack []chroma.Iterator
 	newlineAdded  bool
+	initial       string // the state lexing starts in
 
 	// The text as a string: src[offs[i]:offs[j]] is the text of runes i to
 	// j (offs nil: all runes are ASCII, offsets are indexes). noSrc: the
@@ -322,6 +384,11 @@ type fastIterator struct {
 	groups []string
 	length int    // runes in groups[0]
 	caps   []span // for linear rules
+
+	// work counts the lexer's steps so far (see charge); once it passes
+	// limit the iterator ends and over is set.
+	work, limit int
+	over        bool
 }
 
 // text is the text of n runes from rune at.
@@ -365,12 +432,15 @@ func (it *fastIterator) next() chroma.Token {
 			panic("unknown state " + l.State)
 		}
 		ruleIndex, rule, groups, namedGroups, length := it.match(l.State, selectedRule)
+		if it.over {
+			return chroma.EOF
+		}
 		// No match.
 		if groups == nil {
 			// From Pygments: a newline that is an error token empties the
-			// stack and lexing goes on in the root state.
-			if l.Text[l.Pos] == '\n' && l.State != "root" {
-				l.Stack = []string{"root"}
+			// stack and lexing goes on in the first state.
+			if l.Text[l.Pos] == '\n' && l.State != it.initial {
+				l.Stack = []string{it.initial}
 				continue
 			}
 			l.Pos++
@@ -393,6 +463,9 @@ func (it *fastIterator) next() chroma.Token {
 		} else if rule.Type != nil {
 			it.iteratorStack = append(it.iteratorStack, rule.Type.Emit(l.Groups, l))
 		}
+	}
+	if it.over {
+		return chroma.EOF
 	}
 	// Exhaust the iterator stack, if any.
 	for len(it.iteratorStack) > 0 {
@@ -435,6 +508,9 @@ func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, 
 		f := &fs[i]
 		if !f.mayStart(c) || f.opt != nil && !planAllows(f.opt, text, pos) {
 			continue
+		}
+		if it.charge(f.lin != nil) {
+			break
 		}
 		var err error
 		it.filter, it.pos, it.groups = f, pos, nil
@@ -677,4 +753,42 @@ func inFixedDistanceSet(set syntax.FixedDistanceSet, ch rune) bool {
 		return found != set.Negated
 	}
 	return set.Set != nil && set.Set.Contains(ch)
+}
+
+// DefaultMaxLexWork is the lexer's step budget for one input (see charge).
+// The real excerpts of internal/corpus, 40 lines of real code, take at
+// most an eighth of it; inputs that need more are printed as plain text.
+const DefaultMaxLexWork = 1 << 23
+
+// charge counts one run of a rule at the current position and reports
+// whether the budget is spent. A linear rule's run is one step. A regexp2
+// run is one step plus the runes left in the text: a rule that backtracks
+// (Java's method declaration rule, say, on a page of words and no
+// parenthesis) may read to the end of the text at every position, and the
+// runes it may read are the cost we can count without a clock. The count
+// depends only on the input, so the output does too.
+func (it *fastIterator) charge(linear bool) bool {
+	it.work++
+	if !linear {
+		it.work += len(it.state.Text) - it.state.Pos
+	}
+	if it.work > it.limit {
+		it.over = true
+	}
+	return it.over
+}
+
+// usesLexerFunc reports whether emitter e holds a UsingLexer emitter, whose
+// lexer is out of sight.
+func usesLexerFunc(e chroma.Emitter) bool {
+	switch e := e.(type) {
+	case chroma.EmitterFunc:
+		f := runtime.FuncForPC(reflect.ValueOf(e).Pointer())
+		return f != nil && strings.HasSuffix(f.Name(), ".UsingLexer.func1")
+	case chroma.SerialisableEmitter:
+		if subs, ok := field[chroma.Emitters](e, "Emitters"); ok {
+			return slices.ContainsFunc(subs, usesLexerFunc)
+		}
+	}
+	return false
 }
