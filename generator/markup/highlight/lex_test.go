@@ -134,6 +134,9 @@ func TestLinearRules(t *testing.T) {
 		b.WriteString(r.SourceCode)
 		b.WriteString(r.TryCatchPattern)
 		b.WriteString("é ☃ \"x\\\"y\" 'z' /* c */ # d\n")
+		// Lookbehinds, optional groups, keyword lists with shared
+		// prefixes, loops of choices.
+		b.WriteString("x.self self .cls r#type r#1 yield from yield_ fin finally\\u0041bc$x \\u12 i8 i64 isize\n")
 	}
 	text := []rune(b.String())
 	if len(text) > 6000 {
