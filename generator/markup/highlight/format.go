@@ -2,6 +2,7 @@ package highlight
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,7 +63,8 @@ func sanitize(s string) string {
 // regexp2 lexer never sees more than maxLines × maxLen characters.
 func prepare(code string, maxLen, maxLines int) prepared {
 	code = strings.TrimSuffix(sanitize(code), "\n")
-	var p prepared
+	n := min(strings.Count(code, "\n")+1, maxLines)
+	p := prepared{lines: make([]string, 0, n), cut: make([]int, 0, n)}
 	for n := 0; ; n++ {
 		line, rest, more := strings.Cut(code, "\n")
 		if n == maxLines {
@@ -116,38 +118,36 @@ func escapeText(b *strings.Builder, s string) {
 }
 
 // lineWriter writes the tokens of one line, merging neighbours that get the
-// same class so that each run of one colour is one span.
+// same class so that each run of one colour is one span. Escaping is per
+// character, so a run is escaped token by token as it comes.
 type lineWriter struct {
 	b     *strings.Builder
 	class string
-	run   strings.Builder
+	open  bool // a run is being written (in a span when class != "")
 }
 
 func (w *lineWriter) add(class, text string) {
 	if text == "" {
 		return
 	}
-	if class != w.class {
+	if !w.open || class != w.class {
 		w.flush()
-		w.class = class
+		w.class, w.open = class, true
+		if class != "" {
+			w.b.WriteString(`<span class="`)
+			w.b.WriteString(class)
+			w.b.WriteString(`">`)
+		}
 	}
-	w.run.WriteString(text)
+	escapeText(w.b, text)
 }
 
+// flush ends the current run.
 func (w *lineWriter) flush() {
-	if w.run.Len() == 0 {
-		return
-	}
-	if w.class != "" {
-		w.b.WriteString(`<span class="`)
-		w.b.WriteString(w.class)
-		w.b.WriteString(`">`)
-		escapeText(w.b, w.run.String())
+	if w.open && w.class != "" {
 		w.b.WriteString(`</span>`)
-	} else {
-		escapeText(w.b, w.run.String())
 	}
-	w.run.Reset()
+	w.open = false
 }
 
 // layout says how to frame the lines.
@@ -182,7 +182,6 @@ func format(p prepared, lines [][]chroma.Token, lay layout, t *styleTable) strin
 			w.add(t.class(tok.Type), tok.Value)
 		}
 		w.flush()
-		w.class = ""
 		if p.cut[i] > 0 {
 			fmt.Fprintf(&b, `<span class="cut">… [cut %d chars]</span>`, p.cut[i])
 		}
@@ -231,11 +230,13 @@ func plainLines(p prepared) [][]chroma.Token {
 // end and the marked line's element nests properly. It reports false when
 // the tokens do not spell the input exactly, which would mean the lexer
 // lost or invented text; the caller then prints the text unhighlighted.
-func splitTokens(p prepared, toks []chroma.Token) ([][]chroma.Token, bool) {
-	out := make([][]chroma.Token, len(p.lines))
+func splitTokens(p prepared, toks []chroma.Token, sc *scratch) ([][]chroma.Token, bool) {
+	out := slices.Grow(sc.lines[:0], len(p.lines))[:len(p.lines)]
+	sc.lines = out
 	// The lines' tokens share one array: a token spanning k line ends
 	// makes k+1 pieces.
-	flat := make([]chroma.Token, 0, len(toks)+len(p.lines))
+	flat := slices.Grow(sc.flat[:0], len(toks)+len(p.lines))
+	defer func() { sc.flat = flat }()
 	first := 0      // index in flat of line li's first token
 	li, pos := 0, 0 // line index, byte offset in p.lines[li]
 	for _, tok := range toks {

@@ -364,14 +364,16 @@ func keyHex(k [32]byte) string { return hex.EncodeToString(k[:]) }
 // correct rendering. Which of these happens depends only on the input.
 func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string {
 	p := prepare(code, h.opts.MaxLineLen, h.opts.MaxLines)
+	sc := getScratch()
+	defer putScratch(sc)
 	var lines [][]chroma.Token
 	if lexer != nil {
-		toks, err := tokenise(lexer, strings.Join(p.lines, "\n")+"\n", h.opts.MaxLexWork)
+		toks, err := tokenise(lexer, joinLines(p.lines), h.opts.MaxLexWork, sc)
 		if errors.Is(err, errOverBudget) {
 			h.overBudget.Add(1)
 		}
 		if err == nil {
-			if ls, ok := splitTokens(p, toks); ok {
+			if ls, ok := splitTokens(p, toks, sc); ok {
 				lines = ls
 			}
 		}
@@ -382,6 +384,41 @@ func (h *Highlighter) render(lexer chroma.Lexer, code string, lay layout) string
 	return format(p, lines, lay, h.table)
 }
 
+// joinLines is the lines, each ended by a newline: the text to lex.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	b.Grow(sumLen(lines) + len(lines))
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// scratch holds one rendering's working slices, reused between renderings
+// (the HTML is a new string; nothing refers to these once it is made).
+type scratch struct {
+	runes []rune
+	toks  []chroma.Token
+	flat  []chroma.Token
+	lines [][]chroma.Token
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+// putScratch returns sc to the pool unless an odd input made it large.
+func putScratch(sc *scratch) {
+	if cap(sc.runes) > 1<<17 || cap(sc.toks) > 1<<15 || cap(sc.flat) > 1<<15 {
+		return
+	}
+	clear(sc.toks[:cap(sc.toks)])
+	clear(sc.flat[:cap(sc.flat)])
+	clear(sc.lines[:cap(sc.lines)])
+	scratchPool.Put(sc)
+}
+
 var (
 	errLexerPanic = errors.New("lexer panicked")
 	errOverBudget = errors.New("lexing overran its work budget")
@@ -390,7 +427,7 @@ var (
 // tokenise runs the lexer to the end, or until it has done limit steps.
 // A lexer with no fast form (a few rare languages) runs as chroma's,
 // with its rules untimed; the input's size bounds its work.
-func tokenise(lexer chroma.Lexer, text string, limit int) (toks []chroma.Token, err error) {
+func tokenise(lexer chroma.Lexer, text string, limit int, sc *scratch) (toks []chroma.Token, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			toks, err = nil, fmt.Errorf("%w: %v", errLexerPanic, r)
@@ -400,7 +437,8 @@ func tokenise(lexer chroma.Lexer, text string, limit int) (toks []chroma.Token, 
 	fl := fastLexerFor(lexer)
 	var fit *fastIterator
 	if fl != nil {
-		fit = fl.iterator(nil, text, limit)
+		fit = fl.iteratorWith(nil, text, limit, sc.runes[:0])
+		sc.runes = fit.state.Text
 		it = fit.next
 	} else {
 		untimeAll()
@@ -408,10 +446,11 @@ func tokenise(lexer chroma.Lexer, text string, limit int) (toks []chroma.Token, 
 			return nil, err
 		}
 	}
-	toks = make([]chroma.Token, 0, len(text)/3+8)
+	toks = sc.toks[:0]
 	for t := it(); t != chroma.EOF; t = it() {
 		toks = append(toks, t)
 	}
+	sc.toks = toks
 	if fit != nil && fit.over {
 		return nil, errOverBudget
 	}

@@ -54,6 +54,8 @@ type ruleFilter struct {
 	opt *syntax.FindOptimizations
 	// lin is the rule as a linear matcher, or nil (see linear.go).
 	lin *linear
+	// eager: the rule's groups may go in a slice reused by the next match.
+	eager bool
 	// pattern is the rule's compiled pattern text.
 	pattern string
 	// The rule's capture groups in the order of Match.Groups: their
@@ -134,7 +136,23 @@ func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 			}
 		}
 	}
+	for _, fs := range fl.filters {
+		for i := range fs {
+			fs[i].eager = eager(fs[i].rule)
+		}
+	}
 	return fl
+}
+
+// eager reports whether rule r is done with its match's groups once it
+// has been applied: its emitter makes its tokens at once and its mutator
+// (push, pop) does not read them. Such a rule's groups share one slice.
+func eager(r *chroma.CompiledRule) bool {
+	switch r.Type.(type) {
+	case nil, chroma.TokenType, *groupTokens:
+		return namesUnread(nil, r.Mutator)
+	}
+	return false
 }
 
 // compileRules compiles rl's raw rules, each with its filter.
@@ -284,6 +302,11 @@ var defaultOptions = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
 // defaults), stopping once its work passes limit. Lexers that emitters
 // reach from it (Using, UsingSelf, UsingByGroup) are fast lexers too.
 func (fl *fastLexer) iterator(options *chroma.TokeniseOptions, text string, limit int) *fastIterator {
+	return fl.iteratorWith(options, text, limit, nil)
+}
+
+// iteratorWith is iterator with the text's runes appended to runes.
+func (fl *fastLexer) iteratorWith(options *chroma.TokeniseOptions, text string, limit int, runes []rune) *fastIterator {
 	if options == nil {
 		options = defaultOptions
 	}
@@ -295,7 +318,9 @@ func (fl *fastLexer) iterator(options *chroma.TokeniseOptions, text string, limi
 		text += "\n"
 		newlineAdded = true
 	}
-	runes := []rune(text)
+	for _, r := range text { // as []rune(text) does
+		runes = append(runes, r)
+	}
 	it := &fastIterator{
 		fl: fl,
 		state: &chroma.LexerState{
@@ -367,6 +392,9 @@ type fastIterator struct {
 	fl            *fastLexer
 	state         *chroma.LexerState
 	iteratorStack []chroma.Iterator
+	pending       []chroma.Token // tokens emitted, from pending[pi] on
+	pi            int
+	gbuf          []string // groups of eager rules' matches
 	newlineAdded  bool
 	initial       string // the state lexing starts in
 
@@ -403,8 +431,9 @@ func (it *fastIterator) text(at, n int) string {
 }
 
 // next is chroma's LexerState.Iterator (v2.27.0) without tracing, with
-// matchRules replaced by it.match, and a token type's single token
-// returned at once rather than through an iterator (TokenType.Emit).
+// matchRules replaced by it.match, and the tokens of a token type or of
+// ByGroups of token types made at once rather than through iterators
+// (TokenType.Emit, byGroupsEmitter.Emit).
 func (it *fastIterator) next() chroma.Token {
 	l := it.state
 	end := len(l.Text)
@@ -412,62 +441,43 @@ func (it *fastIterator) next() chroma.Token {
 		end--
 	}
 	for l.Pos < end && len(l.Stack) > 0 {
-		// Exhaust the iterator stack, if any.
-		for len(it.iteratorStack) > 0 {
-			n := len(it.iteratorStack) - 1
-			t := it.iteratorStack[n]()
-			if t.Type == chroma.Ignore {
-				continue
-			}
-			if t == chroma.EOF {
-				it.iteratorStack = it.iteratorStack[:n]
-				continue
-			}
+		if t, ok := it.queued(); ok {
 			return t
 		}
-
-		l.State = l.Stack[len(l.Stack)-1]
-		selectedRule, ok := l.Rules[l.State]
-		if !ok {
-			panic("unknown state " + l.State)
+		if t, ok := it.step(); ok {
+			return t
 		}
-		ruleIndex, rule, groups, namedGroups, length := it.match(l.State, selectedRule)
 		if it.over {
 			return chroma.EOF
-		}
-		// No match.
-		if groups == nil {
-			// From Pygments: a newline that is an error token empties the
-			// stack and lexing goes on in the first state.
-			if l.Text[l.Pos] == '\n' && l.State != it.initial {
-				l.Stack = []string{it.initial}
-				continue
-			}
-			l.Pos++
-			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
-		}
-		l.Rule = ruleIndex
-		l.Groups = groups
-		l.NamedGroups = namedGroups
-		l.Pos += length
-		if rule.Mutator != nil {
-			if err := rule.Mutator.Mutate(l); err != nil {
-				panic(err)
-			}
-		}
-		if tt, ok := rule.Type.(chroma.TokenType); ok {
-			// TokenType.Emit: an iterator of this one token.
-			if t := (chroma.Token{Type: tt, Value: l.Groups[0]}); t.Type != chroma.Ignore && t != chroma.EOF {
-				return t
-			}
-		} else if rule.Type != nil {
-			it.iteratorStack = append(it.iteratorStack, rule.Type.Emit(l.Groups, l))
 		}
 	}
 	if it.over {
 		return chroma.EOF
 	}
-	// Exhaust the iterator stack, if any.
+	if t, ok := it.queued(); ok {
+		return t
+	}
+	// If we get to here and we still have text, return it as an error.
+	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
+		value := string(l.Text[l.Pos:])
+		l.Pos = len(l.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// queued returns the next token that earlier matches emitted: the pending
+// tokens, then the iterator stack's (chroma's "exhaust the iterator
+// stack").
+func (it *fastIterator) queued() (chroma.Token, bool) {
+	for it.pi < len(it.pending) {
+		t := it.pending[it.pi]
+		it.pi++
+		if t.Type != chroma.Ignore {
+			return t, true
+		}
+	}
+	it.pending, it.pi = it.pending[:0], 0
 	for len(it.iteratorStack) > 0 {
 		n := len(it.iteratorStack) - 1
 		t := it.iteratorStack[n]()
@@ -478,15 +488,67 @@ func (it *fastIterator) next() chroma.Token {
 			it.iteratorStack = it.iteratorStack[:n]
 			continue
 		}
-		return t
+		return t, true
 	}
-	// If we get to here and we still have text, return it as an error.
-	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
-		value := string(l.Text[l.Pos:])
-		l.Pos = len(l.Text)
-		return chroma.Token{Type: chroma.Error, Value: value}
+	return chroma.Token{}, false
+}
+
+// step matches at the current position and applies the rule: it returns
+// a token to give out now, or false when there is none yet (the match
+// queued its tokens or emitted none, or changed the state).
+func (it *fastIterator) step() (chroma.Token, bool) {
+	l := it.state
+	l.State = l.Stack[len(l.Stack)-1]
+	selectedRule, ok := l.Rules[l.State]
+	if !ok {
+		panic("unknown state " + l.State)
 	}
-	return chroma.EOF
+	ruleIndex, rule, groups, namedGroups, length := it.match(l.State, selectedRule)
+	if it.over {
+		return chroma.Token{}, false
+	}
+	if groups == nil { // no match
+		// From Pygments: a newline that is an error token empties the
+		// stack and lexing goes on in the first state.
+		if l.Text[l.Pos] == '\n' && l.State != it.initial {
+			l.Stack = []string{it.initial}
+			return chroma.Token{}, false
+		}
+		l.Pos++
+		return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}, true
+	}
+	l.Rule, l.Groups, l.NamedGroups = ruleIndex, groups, namedGroups
+	l.Pos += length
+	if rule.Mutator != nil {
+		if err := rule.Mutator.Mutate(l); err != nil {
+			panic(err)
+		}
+	}
+	return it.emit(rule.Type)
+}
+
+// emit applies emitter e to the match: a token type's one token is
+// returned, ByGroups of token types queue theirs (skipping what
+// Concaterator would: a token equal to EOF), and any other emitter's
+// iterator goes on the stack.
+func (it *fastIterator) emit(e chroma.Emitter) (chroma.Token, bool) {
+	l := it.state
+	switch e := e.(type) {
+	case nil:
+	case chroma.TokenType:
+		if t := (chroma.Token{Type: e, Value: l.Groups[0]}); t.Type != chroma.Ignore && t != chroma.EOF {
+			return t, true
+		}
+	case *groupTokens:
+		for i, g := range l.Groups[1:] {
+			if t := (chroma.Token{Type: e.types[i], Value: g}); e.emits[i] && t != chroma.EOF {
+				it.pending = append(it.pending, t)
+			}
+		}
+	default:
+		it.iteratorStack = append(it.iteratorStack, e.Emit(l.Groups, l))
+	}
+	return chroma.Token{}, false
 }
 
 // match is chroma's matchRules at the current position, skipping rules
@@ -544,13 +606,27 @@ func (it *fastIterator) matchLinear(f *ruleFilter) {
 	if !f.lin.match(it.state.Text, it.pos, caps) {
 		return
 	}
-	groups := make([]string, len(caps))
+	groups := it.groupSlice(f, len(caps))
 	for j, c := range caps {
 		if c.end >= 0 {
 			groups[j] = it.text(c.start, c.end-c.start)
 		}
 	}
 	it.groups, it.length = groups, caps[0].end-caps[0].start
+}
+
+// groupSlice is a slice for n groups of a match of f: the shared one when
+// f is eager.
+func (it *fastIterator) groupSlice(f *ruleFilter, n int) []string {
+	if !f.eager {
+		return make([]string, n)
+	}
+	if cap(it.gbuf) < n {
+		it.gbuf = make([]string, n)
+	}
+	g := it.gbuf[:n]
+	clear(g)
+	return g
 }
 
 // onMatch takes the groups of the first match: Match.Groups' strings.
@@ -560,7 +636,7 @@ func (it *fastIterator) onMatch(m regexp2.MatchView) bool {
 		return false
 	}
 	f := it.filter
-	groups := make([]string, len(f.nums))
+	groups := it.groupSlice(f, len(f.nums))
 	groups[0] = it.text(at, n)
 	for j, num := range f.nums[1:] {
 		if at, n, ok := m.GroupRange(num); ok {

@@ -78,6 +78,9 @@ func fastEmitter(e chroma.Emitter) (chroma.Emitter, bool) {
 			}
 		}
 		if se.EmitterKind() == "bygroups" {
+			if g := groupTokensOf(fast); g != nil {
+				return g, true
+			}
 			return chroma.ByGroups(fast...), true
 		}
 		name, ok1 := field[int](se, "SublexerNameGroup")
@@ -93,4 +96,26 @@ type usingSelfFast struct{ state string }
 
 func (u usingSelfFast) Emit(groups []string, state *chroma.LexerState) chroma.Iterator {
 	return fastRef{state.Lexer}.tokenise(&chroma.TokeniseOptions{State: u.state, Nested: true}, groups[0])
+}
+
+// groupTokens is ByGroups of token types (and nils), the most common
+// emitter after a single token type: the fast lexer makes its tokens
+// itself (fastIterator.emit).
+type groupTokens struct {
+	types []chroma.TokenType
+	emits []bool // false: the group's emitter is nil
+	chroma.Emitter
+}
+
+func groupTokensOf(subs []chroma.Emitter) *groupTokens {
+	g := &groupTokens{Emitter: chroma.ByGroups(subs...)}
+	for _, sub := range subs {
+		tt, ok := sub.(chroma.TokenType)
+		if sub != nil && !ok {
+			return nil
+		}
+		g.types = append(g.types, tt)
+		g.emits = append(g.emits, sub != nil)
+	}
+	return g
 }
