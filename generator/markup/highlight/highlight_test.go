@@ -407,7 +407,7 @@ func TestDeterministicAndConcurrent(t *testing.T) {
 func TestPathologicalInputIsBounded(t *testing.T) {
 	// Java's method declaration rule reads to the end of the text at
 	// every word when no parenthesis follows: 200 lines of words took
-	// chroma 99 s. The work budget stops it, by count, not by time.
+	// chroma (untimed) 99 s. The input's work budget stops it.
 	code := strings.Repeat(strings.Repeat("a ", 100)+"\n", 200)
 	h := newH(t, highlight.Options{MemoryBytes: -1})
 	out := mustCode(t, h, code, "Evil.java")
@@ -416,6 +416,19 @@ func TestPathologicalInputIsBounded(t *testing.T) {
 	}
 	if strings.Contains(out, "<span") || !strings.Contains(out, "a a a") {
 		t.Errorf("input over budget not printed as plain text: %.300s", out)
+	}
+	// JavaScript's single-quoted string rule backtracks exponentially over
+	// an unclosed string of backslashes (2^60 ways here): chroma's 250 ms
+	// timeout stopped it; the counted search's step limit does now, and
+	// the rule does not match there, so the rest is highlighted.
+	code = "s = '" + strings.Repeat(`\\`, 60) + "\nlet t = 1;\n"
+	h = newH(t, highlight.Options{MemoryBytes: -1})
+	out = mustCode(t, h, code, "evil.js")
+	if st := h.Stats(); st.OverBudget != 0 {
+		t.Errorf("stats %+v, want no input over budget", st)
+	}
+	if !strings.Contains(out, `<span class="k">let</span>`) {
+		t.Errorf("the line after the unclosed string is not highlighted: %.400s", out)
 	}
 }
 

@@ -54,8 +54,12 @@ type ruleFilter struct {
 	opt *syntax.FindOptimizations
 	// lin is the rule as a linear matcher, or nil (see linear.go).
 	lin *linear
+	// counted is the rule for the counted search, or nil (backtrack.go).
+	counted *counted
 	// eager: the rule's groups may go in a slice reused by the next match.
 	eager bool
+	// oneLine: no match of the rule reads past a newline (see charge).
+	oneLine bool
 	// pattern is the rule's compiled pattern text.
 	pattern string
 	// The rule's capture groups in the order of Match.Groups: their
@@ -189,6 +193,7 @@ func compileRules(rl *chroma.RegexLexer) (chroma.CompiledRules, map[*chroma.Comp
 			cr := &chroma.CompiledRule{Rule: r, Regexp: re}
 			f := firstChars(pattern)
 			f.opt = searchPlan(strings.TrimPrefix(pattern, `\G`))
+			f.oneLine = withinLine(pattern)
 			f.pattern = pattern
 			filter[cr] = f
 			rules[state] = append(rules[state], cr)
@@ -253,6 +258,9 @@ func filtersOf(rs []*chroma.CompiledRule, filter map[*chroma.CompiledRule]ruleFi
 		}
 		if dense && f.pattern != "" {
 			f.lin = linearOf(f.pattern, len(f.nums))
+			if f.lin == nil {
+				f.counted = countedOf(f.pattern, len(f.nums))
+			}
 		}
 		fs[i] = f
 	}
@@ -334,6 +342,7 @@ func (fl *fastLexer) iteratorWith(options *chroma.TokeniseOptions, text string, 
 		initial:      options.State,
 		newlineAdded: newlineAdded,
 		limit:        limit,
+		eol:          -1,
 	}
 	it.setSource(text, len(runes))
 	it.yield = it.onMatch
@@ -417,6 +426,7 @@ type fastIterator struct {
 	// limit the iterator ends and over is set.
 	work, limit int
 	over        bool
+	eol         int // the first newline at or after the last position charged
 }
 
 // text is the text of n runes from rune at.
@@ -571,13 +581,18 @@ func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, 
 		if !f.mayStart(c) || f.opt != nil && !planAllows(f.opt, text, pos) {
 			continue
 		}
-		if it.charge(f.lin != nil) {
+		if it.charge(f) {
 			break
 		}
 		var err error
 		it.filter, it.pos, it.groups = f, pos, nil
 		if f.lin != nil {
 			it.matchLinear(f)
+		} else if f.counted != nil {
+			it.matchCounted(f)
+			if it.over {
+				break
+			}
 		} else {
 			err = rule.Regexp.FindRunesMatches(text, pos, it.yield)
 		}
@@ -595,6 +610,21 @@ func (it *fastIterator) match(state string, rules []*chroma.CompiledRule) (int, 
 	return 0, &chroma.CompiledRule{}, nil, nil, 0
 }
 
+// matchCounted matches rule f by the counted search at it.pos, setting
+// it.groups and it.length on success as onMatch does.
+func (it *fastIterator) matchCounted(f *ruleFilter) {
+	caps := it.caps[:0]
+	for range f.counted.groups {
+		caps = append(caps, span{0, -1})
+	}
+	it.caps = caps
+	s := search{text: it.state.Text, start: it.pos, caps: caps, it: it}
+	if !s.match(f.counted, it.pos) {
+		return
+	}
+	it.setGroups(f, caps)
+}
+
 // matchLinear matches linear rule f at it.pos, setting it.groups and
 // it.length on success as onMatch does.
 func (it *fastIterator) matchLinear(f *ruleFilter) {
@@ -606,6 +636,11 @@ func (it *fastIterator) matchLinear(f *ruleFilter) {
 	if !f.lin.match(it.state.Text, it.pos, caps) {
 		return
 	}
+	it.setGroups(f, caps)
+}
+
+// setGroups sets it.groups and it.length from a match's captures.
+func (it *fastIterator) setGroups(f *ruleFilter, caps []span) {
 	groups := it.groupSlice(f, len(caps))
 	for j, c := range caps {
 		if c.end >= 0 {
@@ -831,27 +866,71 @@ func inFixedDistanceSet(set syntax.FixedDistanceSet, ch rune) bool {
 	return set.Set != nil && set.Set.Contains(ch)
 }
 
-// DefaultMaxLexWork is the lexer's step budget for one input (see charge).
-// The real excerpts of internal/corpus, 40 lines of real code, take at
-// most an eighth of it; inputs that need more are printed as plain text.
-const DefaultMaxLexWork = 1 << 23
+// DefaultMaxLexWork is the lexer's step budget for one input (see charge
+// and search.step). The real excerpts of internal/corpus, 40 lines of real
+// code, take a few thousand steps (a few hundred thousand at most); inputs
+// that need more than the budget are printed as plain text.
+const DefaultMaxLexWork = 1 << 24
 
-// charge counts one run of a rule at the current position and reports
+// charge counts one run of rule f at the current position and reports
 // whether the budget is spent. A linear rule's run is one step. A regexp2
-// run is one step plus the runes left in the text: a rule that backtracks
-// (Java's method declaration rule, say, on a page of words and no
-// parenthesis) may read to the end of the text at every position, and the
-// runes it may read are the cost we can count without a clock. The count
-// depends only on the input, so the output does too.
-func (it *fastIterator) charge(linear bool) bool {
+// run is one step plus the runes it may read: to the end of the line for a
+// rule that cannot read a newline, else to the end of the text (a rule
+// that backtracks, Java's method declaration rule on a page of words and
+// no parenthesis, say, reads to the end at every position). That is the
+// cost we can count without a clock; it depends only on the input, so the
+// output does too.
+func (it *fastIterator) charge(f *ruleFilter) bool {
 	it.work++
-	if !linear {
-		it.work += len(it.state.Text) - it.state.Pos
+	if f.lin == nil && f.counted == nil {
+		text, pos := it.state.Text, it.state.Pos
+		if !f.oneLine {
+			it.work += len(text) - pos
+		} else {
+			if it.eol < pos {
+				it.eol = pos
+				for it.eol < len(text) && text[it.eol] != '\n' {
+					it.eol++
+				}
+			}
+			it.work += it.eol - pos
+		}
 	}
 	if it.work > it.limit {
 		it.over = true
 	}
 	return it.over
+}
+
+// withinLine reports whether no match of pattern can read a newline: no
+// part of it matches one, and it has no backreference.
+func withinLine(pattern string) bool {
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	return err == nil && tree.Root != nil && !readsNewline(tree.Root)
+}
+
+func readsNewline(n *syntax.RegexNode) bool {
+	switch n.T {
+	case syntax.NtOne, syntax.NtOneloop, syntax.NtOnelazy, syntax.NtOneloopatomic:
+		if n.Ch == '\n' {
+			return true
+		}
+	case syntax.NtNotone, syntax.NtNotoneloop, syntax.NtNotonelazy, syntax.NtNotoneloopatomic:
+		if n.Ch != '\n' {
+			return true
+		}
+	case syntax.NtSet, syntax.NtSetloop, syntax.NtSetlazy, syntax.NtSetloopatomic:
+		if n.Set == nil || n.Set.Contains('\n') {
+			return true
+		}
+	case syntax.NtMulti:
+		if slices.Contains(n.Str, '\n') {
+			return true
+		}
+	case syntax.NtRef, syntax.NtBackRefCond, syntax.NtExprCond, syntax.NtUnknown:
+		return true
+	}
+	return slices.ContainsFunc(n.Children, readsNewline)
 }
 
 // usesLexerFunc reports whether emitter e holds a UsingLexer emitter, whose

@@ -1,6 +1,7 @@
 package highlight
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,8 +127,9 @@ func TestFastLexerText(t *testing.T) {
 	}
 }
 
-// TestLinearRules compares each linear rule of the corpus languages with
-// regexp2 at every position of a text mixing their code.
+// TestLinearRules compares each linear rule, and each rule matched by the
+// counted search, of the corpus languages with regexp2 at every position
+// of a text mixing their code.
 func TestLinearRules(t *testing.T) {
 	var b strings.Builder
 	for _, r := range corpus.Generate(40, 3).Records() {
@@ -135,14 +137,15 @@ func TestLinearRules(t *testing.T) {
 		b.WriteString(r.TryCatchPattern)
 		b.WriteString("é ☃ \"x\\\"y\" 'z' /* c */ # d\n")
 		// Lookbehinds, optional groups, keyword lists with shared
-		// prefixes, loops of choices.
+		// prefixes, loops of choices, unclosed strings, raw strings.
 		b.WriteString("x.self self .cls r#type r#1 yield from yield_ fin finally\\u0041bc$x \\u12 i8 i64 isize\n")
+		b.WriteString("'\\\\\\' \"\\\" r##\"a\"# b\"## /* x */ `t ${a} `\n")
 	}
 	text := []rune(b.String())
 	if len(text) > 6000 {
 		text = text[:6000]
 	}
-	lins := 0
+	lins, searched := 0, 0
 	for _, name := range []string{"go", "python", "cython", "java", "javascript", "typescript", "rust", "c++", "objective-c"} {
 		fl := fastLexerFor(lexers.Get(name))
 		if fl == nil {
@@ -151,41 +154,61 @@ func TestLinearRules(t *testing.T) {
 		seen := map[*chroma.CompiledRule]bool{}
 		for _, fs := range fl.filters {
 			for _, f := range fs {
-				if f.lin == nil || seen[f.rule] {
+				if f.lin == nil && f.counted == nil || seen[f.rule] {
 					continue
 				}
 				seen[f.rule] = true
-				lins++
-				caps := make([]span, f.lin.groups)
-				for pos := range text {
-					for j := range caps {
-						caps[j] = span{0, -1}
-					}
-					got := f.lin.match(text, pos, caps)
-					m, err := f.rule.Regexp.FindRunesMatchStartingAt(text, pos)
-					if err != nil {
-						t.Fatal(err)
-					}
-					want := m != nil && m.RuneIndex == pos
-					if got != want {
-						t.Fatalf("%s %q at %d: linear %v, regexp2 %v", name, f.pattern, pos, got, want)
-					}
-					if !got {
-						continue
-					}
-					for j, g := range m.Groups() {
-						c := caps[j]
-						gs := ""
-						if c.end >= 0 {
-							gs = string(text[c.start:c.end])
-						}
-						if gs != g.String() {
-							t.Fatalf("%s %q at %d: group %d = %q, want %q", name, f.pattern, pos, j, gs, g.String())
-						}
-					}
+				if f.lin != nil {
+					lins++
+				} else {
+					searched++
 				}
+				sameMatches(t, name, f, text)
 			}
 		}
 	}
-	t.Logf("%d linear rules", lins)
+	t.Logf("%d linear rules, %d by the counted search", lins, searched)
+	if lins < 300 || searched < 50 {
+		t.Errorf("too few rules checked")
+	}
+}
+
+// sameMatches checks rule f against regexp2 at every position of text.
+func sameMatches(t *testing.T, name string, f ruleFilter, text []rune) {
+	t.Helper()
+	n := len(f.nums)
+	caps := make([]span, n)
+	for pos := range text {
+		for j := range caps {
+			caps[j] = span{0, -1}
+		}
+		var got bool
+		if f.lin != nil {
+			got = f.lin.match(text, pos, caps)
+		} else {
+			it := &fastIterator{limit: math.MaxInt}
+			got = (&search{text: text, start: pos, caps: caps, it: it}).match(f.counted, pos)
+		}
+		m, err := f.rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := m != nil && m.RuneIndex == pos
+		if got != want {
+			t.Fatalf("%s %q at %d: got %v, regexp2 %v", name, f.pattern, pos, got, want)
+		}
+		if !got {
+			continue
+		}
+		for j, g := range m.Groups() {
+			c := caps[j]
+			gs := ""
+			if c.end >= 0 {
+				gs = string(text[c.start:c.end])
+			}
+			if gs != g.String() {
+				t.Fatalf("%s %q at %d: group %d = %q, want %q", name, f.pattern, pos, j, gs, g.String())
+			}
+		}
+	}
 }
