@@ -1669,6 +1669,10 @@
     if (t.end !== text.length || Array.from(t.term).length >= manifest.options.minPrefix) return "";
     return t.term;
   }
+  function endsInStopWord(text) {
+    var w = lastWord(text);
+    return !!w && !A.terms("en", w).length;
+  }
   function someTermStartsWith(p) {
     var i = shardIndex(p);
     if (i + 1 < manifest.shards.length && manifest.shards[i + 1].slice(0, p.length) === p) return Promise.resolve(true);
@@ -1728,8 +1732,8 @@
     }).then(function (f) {
       filter = f;
       var out = [], seen = new Set(), head = null;
-      function run(mode, fz, kk) {
-        return runQuery(text, { prefix: prefix, fuzzy: fz, mode: mode }, kk, filter);
+      function run(mode, fz, kk, pfx) {
+        return runQuery(text, { prefix: pfx === undefined ? prefix : pfx, fuzzy: fz, mode: mode }, kk, filter);
       }
       if (o.mode !== undefined) {
         // one query form (the parity tests ask for each)
@@ -1741,6 +1745,12 @@
       }
       var first = o.paste != null ? "most" : "all";
       return run(first, false, k).then(function (r) {
+        // A last word that is a whole stop word ("retry after") counts
+        // while typed only as the start of a longer word; when no record
+        // has one, it is taken as the stop word it is (left out).
+        if (first === "all" && prefix && (!r || !r.total) && endsInStopWord(text)) return run(first, false, k, false);
+        return r;
+      }).then(function (r) {
         head = r;
         if (o.paste == null) return r;
         // a pasted error: the records whose pattern matches it first
