@@ -27,6 +27,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // view sets the tab's viewport and colour scheme.
@@ -448,10 +449,7 @@ func layoutShift(t *testing.T, u ui, base, word string) {
 // headerBoxLooks opens the header list on a record page at both sizes and
 // schemes, takes screenshots, and runs axe-core with the list open.
 func headerBoxLooks(t *testing.T, u ui, base string, target record.Record, shots string) {
-	axe, err := os.ReadFile(filepath.Join(moduleRoot(t), "node_modules/axe-core/axe.min.js"))
-	if err != nil {
-		browsertest.Require(t, "axe-core (run npm ci at the module root)", "")
-	}
+	axe := testtools.Axe(t)
 	defer view(t, u.ctx, 1280, 900, "light")
 	words := strings.Fields(target.ErrorMessage)
 	query := strings.Join(words[:min(2, len(words))], " ")
@@ -465,7 +463,7 @@ func headerBoxLooks(t *testing.T, u ui, base string, target record.Record, shots
 			press(t, u.ctx, kb.ArrowDown)
 			press(t, u.ctx, kb.ArrowDown)
 			screenshot(t, u.ctx, fmt.Sprintf("%s-record-header-list-%dx%d-%s.png", shots, c[0], c[1], scheme))
-			runAxe(t, u.ctx, string(axe), fmt.Sprintf("record page, header list open, %dx%d %s", c[0], c[1], scheme))
+			runAxe(t, u.ctx, axe, fmt.Sprintf("record page, header list open, %dx%d %s", c[0], c[1], scheme))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // TestBrowser renders highlighted code in headless Chromium and checks
@@ -19,10 +20,7 @@ import (
 // one line tall, and selecting the code does not select the line numbers
 // or the marker.
 func TestBrowser(t *testing.T) {
-	axe, err := os.ReadFile("../../../node_modules/axe-core/axe.min.js")
-	if err != nil {
-		browsertest.Require(t, "axe-core (node_modules/axe-core)", "")
-	}
+	axe := testtools.Axe(t)
 	s := seed(t)
 	h := newH(t, highlight.Options{MaxLineLen: 60})
 	var body strings.Builder
@@ -51,7 +49,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		browsertest.Navigate(t, ctx, base)
-		browsertest.Eval[bool](t, ctx, string(axe)+";true")
+		browsertest.Eval[bool](t, ctx, axe+";true")
 		v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
 			.then(r => r.violations.map(v => v.id + " (" + v.nodes.length + "): " + v.nodes[0].target + " " + v.nodes[0].failureSummary))`)
 		if len(v) > 0 {
