@@ -10,9 +10,6 @@ import (
 
 	"github.com/errdocs/errdocs"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/testtools"
@@ -112,16 +109,10 @@ func TestBrowserAccessible(t *testing.T) {
 	pages := renderAll(t, newRenderer(t, Options{Title: "errdocs", Description: "Errors explained."}), build(recs), recs)
 	base := browsertest.Serve(t, writeSite(t, pages))
 	for _, scheme := range []string{"light", "dark"} {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		for _, p := range []string{"", "jax-ml/jax/", recs[0].Path(), "tags/jax/", "families/resource-limit-exceeded/"} {
 			browsertest.Navigate(t, ctx, base+p)
-			browsertest.Eval[bool](t, ctx, axe+";true")
-			v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-				.then(r => r.violations.map(v => v.id + " (" + v.nodes.length + "): " + v.nodes[0].target + " " + v.nodes[0].failureSummary))`)
+			v := browsertest.AxeViolations(t, ctx, axe)
 			if len(v) > 0 {
 				t.Errorf("%s, %s scheme: %s", "/"+p, scheme, strings.Join(v, "\n"))
 			}

@@ -42,7 +42,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -330,10 +329,7 @@ func TestQualityAccessible(t *testing.T) {
 		}
 	}
 	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		for _, p := range pages {
 			browsertest.Navigate(t, ctx, base+p)
 			if got := browsertest.Eval[bool](t, ctx, `matchMedia("(prefers-color-scheme: `+scheme+`)").matches`); !got {
@@ -347,11 +343,7 @@ func TestQualityAccessible(t *testing.T) {
 					t.Errorf("/%s: search shows %q with %d results, want results", p, state, n)
 				}
 			}
-			browsertest.Eval[bool](t, ctx, axe+";true")
-			v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-				.then(r => r.violations.map(v => v.id + " [" + v.impact + "] " + v.help + " (" + v.nodes.length + " nodes): " +
-					v.nodes.slice(0, 8).map(n => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.replace(/\s+/g, " ") : "")).join(" | ")))`)
-			for _, s := range v {
+			for _, s := range browsertest.AxeViolations(t, ctx, axe) {
 				t.Errorf("/%s, %s scheme: %s", p, scheme, s)
 			}
 		}

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/testtools"
@@ -44,14 +41,9 @@ func TestBrowser(t *testing.T) {
 	ctx := browsertest.New(t)
 	base := browsertest.Serve(t, dir)
 	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		browsertest.Navigate(t, ctx, base)
-		browsertest.Eval[bool](t, ctx, axe+";true")
-		v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-			.then(r => r.violations.map(v => v.id + " (" + v.nodes.length + "): " + v.nodes[0].target + " " + v.nodes[0].failureSummary))`)
+		v := browsertest.AxeViolations(t, ctx, axe)
 		if len(v) > 0 {
 			t.Errorf("%s scheme: %s", scheme, strings.Join(v, "\n"))
 		}
