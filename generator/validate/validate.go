@@ -47,6 +47,14 @@ func Record(raw []byte) (record.Record, []Problem) {
 	if rec, ok := fast(raw); ok {
 		return rec, nil
 	}
+	if inner, wrapperProblems, ok := wrapped(raw); ok {
+		rec, ok := fast(inner)
+		if ok {
+			return rec, wrapperProblems
+		}
+		rec, ps := slow(inner)
+		return rec, append(wrapperProblems, ps...)
+	}
 	return slow(raw)
 }
 
