@@ -633,19 +633,28 @@ func TestRealSite(t *testing.T) {
 	s := buildRealSite(t)
 	target, pasted := pasteTarget(t, s.records)
 	t.Logf("paste target %s (%s): pattern %q, pasted %q", target.ID, target.Path(), target.MessagePattern, pasted)
-	for _, mode := range []struct {
-		name      string
-		indexFile bool
-		base      func() string
-	}{
-		{"http", false, func() string { return browsertest.Serve(t, s.httpDir) }},
-		{"file", true, func() string { return "file://" + filepath.ToSlash(s.bundleDir) + "/" }},
-	} {
+	for _, mode := range s.modes(t) {
 		t.Run(mode.name, func(t *testing.T) {
-			base := mode.base()
-			searchFlow(t, ui{t, ctx}, base, mode.indexFile, target, pasted)
-			familySearch(t, ui{t, ctx}, base, mode.indexFile, s.records, target.BackgroundTag)
+			searchFlow(t, ui{t, ctx}, mode.base, mode.indexFile, target, pasted)
+			familySearch(t, ui{t, ctx}, mode.base, mode.indexFile, s.records, target.BackgroundTag)
 		})
+	}
+}
+
+// siteMode is one way a reader opens the real site: over HTTP, or the
+// offline bundle from file:// (whose links name index.html files).
+type siteMode struct {
+	name      string
+	indexFile bool
+	base      string // the site's root URL, with a trailing slash
+}
+
+// modes serves the site over loopback HTTP until the test ends and
+// returns both ways to open it.
+func (s *realSite) modes(t *testing.T) []siteMode {
+	return []siteMode{
+		{"http", false, browsertest.Serve(t, s.httpDir)},
+		{"file", true, "file://" + filepath.ToSlash(s.bundleDir) + "/"},
 	}
 }
 

@@ -101,16 +101,9 @@ func TestSearchEverywhere(t *testing.T) {
 	target, pasted := pasteTarget(t, s.records)
 	shots := browsertest.ScreenshotDir(t)
 	t.Logf("screenshots in %s", shots)
-	for _, mode := range []struct {
-		name      string
-		indexFile bool
-		base      func() string
-	}{
-		{"http", false, func() string { return browsertest.Serve(t, s.httpDir) }},
-		{"file", true, func() string { return "file://" + filepath.ToSlash(s.bundleDir) + "/" }},
-	} {
+	for _, mode := range s.modes(t) {
 		t.Run(mode.name, func(t *testing.T) {
-			base := mode.base()
+			base := mode.base
 			u := ui{t, ctx}
 			view(t, ctx, 1280, 900, "light")
 			headerBox(t, u, base, mode.indexFile, target)
