@@ -42,6 +42,7 @@ import (
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/corpus"
 	"github.com/errdocs/errdocs/internal/knownitem"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // knownSite is a built site of generated records and its query set.
@@ -381,10 +382,7 @@ func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 }
 
 func (ks *knownSite) runPagefind(b *testing.B) []knownRun {
-	bin := filepath.Join(qualityRoot(b), "node_modules", ".bin", "pagefind")
-	if _, err := os.Stat(bin); err != nil {
-		browsertest.Require(b, "pagefind (npm ci)", "")
-	}
+	bin := testtools.Pagefind(b)
 	// Pagefind indexes the record pages (not listings, which repeat
 	// their messages), each page's main element, as its docs advise.
 	pf := filepath.Join(filepath.Dir(ks.site), "pfsite")
