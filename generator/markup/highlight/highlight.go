@@ -60,10 +60,11 @@ type Options struct {
 	// go first). 0 means DefaultMemoryBytes; negative turns it off.
 	MemoryBytes int64
 	// MaxLexWork bounds the lexer's work on one input, counted in steps
-	// (lex.go, charge), never in time, so that the output depends only on
-	// the input. Some rules backtrack badly on odd text (200 lines of
-	// Java words, 99 s of chroma); past the budget the input is printed as
-	// plain text instead. 0 means DefaultMaxLexWork.
+	// (lex.go charge, backtrack.go search.step), never in time, so that
+	// the output depends only on the input. Some rules backtrack badly on
+	// odd text (200 lines of Java words took chroma 99 s); past the budget
+	// the input is printed as plain text instead. 0 means
+	// DefaultMaxLexWork.
 	MaxLexWork int
 }
 

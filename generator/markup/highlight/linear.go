@@ -307,26 +307,7 @@ func linMatch(n *syntax.RegexNode, text []rune, start, p int, caps []span) (int,
 	case syntax.NtOneloop, syntax.NtOneloopatomic,
 		syntax.NtNotoneloop, syntax.NtNotoneloopatomic,
 		syntax.NtSetloop, syntax.NtSetloopatomic:
-		max := n.N
-		if max == math.MaxInt32 || max > len(text)-p {
-			max = len(text) - p
-		}
-		i := 0
-		switch n.T {
-		case syntax.NtOneloop, syntax.NtOneloopatomic:
-			for i < max && text[p+i] == n.Ch {
-				i++
-			}
-		case syntax.NtNotoneloop, syntax.NtNotoneloopatomic:
-			for i < max && text[p+i] != n.Ch {
-				i++
-			}
-		default:
-			for i < max && n.Set.Contains(text[p+i]) {
-				i++
-			}
-		}
-		return p + i, i >= n.M
+		return linCharLoop(n, text, p)
 	case syntax.NtConcatenate:
 		for _, c := range n.Children {
 			var ok bool
@@ -432,6 +413,31 @@ func minLen(n *syntax.RegexNode) int {
 		}
 	}
 	return 0
+}
+
+// linCharLoop matches a greedy loop of one character node at p, taking
+// as many as it can (it never gives back: see validator.ok).
+func linCharLoop(n *syntax.RegexNode, text []rune, p int) (int, bool) {
+	max := n.N
+	if max == math.MaxInt32 || max > len(text)-p {
+		max = len(text) - p
+	}
+	i := 0
+	switch n.T {
+	case syntax.NtOneloop, syntax.NtOneloopatomic:
+		for i < max && text[p+i] == n.Ch {
+			i++
+		}
+	case syntax.NtNotoneloop, syntax.NtNotoneloopatomic:
+		for i < max && text[p+i] != n.Ch {
+			i++
+		}
+	default:
+		for i < max && n.Set.Contains(text[p+i]) {
+			i++
+		}
+	}
+	return p + i, i >= n.M
 }
 
 // isBoundary is regexp2's Runner.IsBoundary (\b).
