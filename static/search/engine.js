@@ -1524,22 +1524,33 @@
     (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
     return n;
   }
-  // The candidates whose pattern matches raw, most specific first (then
-  // in the order of rank, a map doc -> rank of the text results).
+  // How much of a record's message a paste holds: the share of the
+  // message's words (values included) that are words of the paste. Of
+  // several records whose pattern matches, the one whose own example
+  // values the paste repeats is the likelier answer.
+  function fit(message, pasteWords) {
+    var ws = A.terms("errdocs_ident", message || ""), n = 0;
+    for (var i = 0; i < ws.length; i++) if (pasteWords.has(ws[i])) n++;
+    return ws.length ? n / ws.length : 0;
+  }
+  // The candidates whose pattern matches raw: those whose message the
+  // paste holds most of first, then the most specific, then in the order
+  // of rank (a map doc -> rank of the text results).
   function patternMatches(raw, filter, rank) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
+    var pasteWords = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
     return patternCandidates(raw, filter).then(function (nums) {
       return docsByNumber(nums, true).then(function (docs) {
         var hit = [];
         nums.forEach(function (n, i) {
           var prog = docs[i] && docs[i].pattern, ok = false;
           try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
-          if (ok) hit.push({ doc: n, spec: specificity(prog) });
+          if (ok) hit.push({ doc: n, spec: specificity(prog), fit: fit(docs[i].title, pasteWords) });
         });
         hit.sort(function (a, b) {
           var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
-          return b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+          return b.fit - a.fit || b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
         });
         return hit;
       });
