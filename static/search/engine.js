@@ -612,11 +612,13 @@
         top.push(orNode(kids));
       });
       if (!top.length) return null;
-      if (plan.mode !== "all") return orNode(top, Math.floor((top.length + 1) / 2));
-      var all = andNode(top), msg = messageNode(plan, opts);
-      if (!msg) return all;
-      var both = orNode([all, msg]);
-      both.all = all;
+      var most = Math.floor((top.length + 1) / 2);
+      var words = plan.mode === "all" ? andNode(top) : orNode(top, most);
+      var msg = messageNode(plan, opts);
+      if (!msg) return words;
+      if (plan.mode !== "all") msg = orNode(msg.children, most);
+      var both = orNode([words, msg]);
+      both.words = words;
       return both;
     }
     plan.clauses.forEach(function (c) {
@@ -628,10 +630,11 @@
   }
 
   // Beside the conjunction of the words (in any field), the conjunction of
-  // the words in the message alone: as the top disjunction's coord halves
-  // the score of a record whose message lacks one of the words, the
-  // records a person means when typing words of an error come first.
-  // (Go twin: buildWords's messageClauses.)
+  // the words in the message alone (for "most", both with the minimum of
+  // words): as the top disjunction's coord halves the score of a record
+  // whose message lacks the words, the records a person means when typing
+  // or pasting words of an error come first. (Go twin: buildWords's
+  // messageClauses.)
   function messageNode(plan, opts) {
     var mi = -1, kids = [];
     manifest.fields.forEach(function (f, fi) { if (f.name === "errorMessage") mi = fi; });
@@ -1366,7 +1369,7 @@
         if (plan.words) {
           // a doc outside the top k may miss a word: count apart
           list = list.filter(function (x) { return x.lb >= 0; });
-          var words = tree.all || tree;
+          var words = tree.words || tree;
           return countMatches(words, leaves, s.C, filter).then(function (n) {
             var exact = n !== null;
             var total = exact ? n : list.length;
@@ -1524,22 +1527,33 @@
     (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
     return n;
   }
-  // The candidates whose pattern matches raw, most specific first (then
-  // in the order of rank, a map doc -> rank of the text results).
+  // How much of a record's message a paste holds: the share of the
+  // message's words (values included) that are words of the paste. Of
+  // several records whose pattern matches, the one whose own example
+  // values the paste repeats is the likelier answer.
+  function fit(message, pasteWords) {
+    var ws = A.terms("errdocs_ident", message || ""), n = 0;
+    for (var i = 0; i < ws.length; i++) if (pasteWords.has(ws[i])) n++;
+    return ws.length ? n / ws.length : 0;
+  }
+  // The candidates whose pattern matches raw: those whose message the
+  // paste holds most of first, then the most specific, then in the order
+  // of rank (a map doc -> rank of the text results).
   function patternMatches(raw, filter, rank) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
+    var pasteWords = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
     return patternCandidates(raw, filter).then(function (nums) {
       return docsByNumber(nums, true).then(function (docs) {
         var hit = [];
         nums.forEach(function (n, i) {
           var prog = docs[i] && docs[i].pattern, ok = false;
           try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
-          if (ok) hit.push({ doc: n, spec: specificity(prog) });
+          if (ok) hit.push({ doc: n, spec: specificity(prog), fit: fit(docs[i].title, pasteWords) });
         });
         hit.sort(function (a, b) {
           var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
-          return b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+          return b.fit - a.fit || b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
         });
         return hit;
       });

@@ -48,7 +48,7 @@ func TestPastePatternFirst(t *testing.T) {
 	target.MessagePattern = `Cluster_LeastRequestLbConfig\.ChoiceCount must be >= 2, got: \S+`
 	for i := 1; i <= 40; i++ {
 		r := &recs[i]
-		r.ErrorMessage = fmt.Sprintf("cannot open /var/lib/app/data.db: database is locked (%d); got: /var/lib/app/data.db", i)
+		r.ErrorMessage = fmt.Sprintf("cannot open /var/lib/app/data.db: database is locked (%d); got: /var/lib/app/data.db, must be 2 or fewer", i)
 		r.MessagePattern = `cannot open \S+: database is locked \(\d+\)`
 		r.Documentation += "\n\nThe file /var/lib/app/data.db is locked: got /var/lib/app/data.db must be closed."
 	}
@@ -147,5 +147,48 @@ func TestPasteFramesIgnored(t *testing.T) {
 	}
 	if rs := resp.Queries[1].Results; len(rs) > 0 && rs[0].ID == target.ID {
 		t.Errorf("the dump's words do not outrank the target: the fixture does not test what a paste leaves out")
+	}
+}
+
+// Of two records whose patterns both match a paste, the one whose own
+// message the paste repeats (its values too) comes first, even when the
+// other's pattern pins more of the paste.
+func TestPastePatternFitFirst(t *testing.T) {
+	recs := genRecords(800, 8)
+	own, other := &recs[0], &recs[1]
+	own.ErrorMessage = "quuxing default frobdepth = 2 in lattice"
+	own.MessagePattern = `quuxing (\w+) (\w+) = (\d+) in lattice`
+	other.ErrorMessage = "quuxing default zorblen = 9 in lattice"
+	other.MessagePattern = `quuxing default (\w+) = (\d+) in lattice`
+	dir := t.TempDir()
+	ix, err := index.Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
+		t.Fatal(err)
+	}
+	for _, paste := range []string{"RuntimeError: quuxing default frobdepth = 2 in lattice", "quuxing default zorblen = 9 in lattice"} {
+		want := own.ID
+		if strings.Contains(paste, "zorblen") {
+			want = other.ID
+		}
+		queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
+		var resp struct {
+			Queries []struct {
+				Error   string
+				Results []struct{ ID, Group string }
+			}
+		}
+		runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+		rs := resp.Queries[0].Results
+		if len(rs) < 2 || rs[0].ID != want || rs[0].Group != "pattern" || rs[1].Group != "pattern" {
+			t.Errorf("%q: %+v, want %s first of two pattern matches", paste, rs, want)
+		}
 	}
 }
