@@ -103,7 +103,7 @@ func fastLexerFor(l chroma.Lexer) *fastLexer {
 
 // compileFast compiles rl's rules as chroma's RegexLexer.maybeCompile
 // does (same pattern text, flags and LexerMutator pass, but no match
-// timeout: see untimeChroma), into a rule set of our own, and computes
+// timeout: see untimed.go), into a rule set of our own, and computes
 // each rule's filter.
 func compileFast(rl *chroma.RegexLexer) (fl *fastLexer) {
 	defer func() {

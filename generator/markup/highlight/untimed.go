@@ -20,7 +20,7 @@ import (
 // and the few lexers that have no fast form (not plain RegexLexers). The
 // rules of those lexers are untimed before they first run, so no lexing
 // consults the clock; the work is bounded instead by the input's size
-// (prepare) and the fast lexer's step budget (charge).
+// (prepare) and the step budget (lex.go charge, backtrack.go search.step).
 //
 // Compiling every lexer takes seconds, so untimeAll runs only when a lexer
 // without a fast form is needed (rare languages); the Go template lexer is
