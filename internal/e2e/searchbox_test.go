@@ -398,6 +398,10 @@ func hugePaste(t *testing.T, u ui, base string) {
 	if len(u.results()) == 0 {
 		t.Errorf("a 1 MB paste of a log found nothing")
 	}
+	// a paste is searched for most of its words: the status says so
+	if st := u.eval(`document.getElementById('result-count').textContent`); strings.Contains(st, "every word") {
+		t.Errorf("after a paste the status says %q: a paste asks for most of its words", st)
+	}
 }
 
 // layoutShift: loading the search page, with and without a query, shifts
