@@ -42,6 +42,11 @@ type Config struct {
 	ReportURL   string // record pages' "Report a problem" link template; "" for none
 	IndexFile   bool   // links name index.html (opened from disk)
 	Workers     int    // default: the number of cores
+	// Verify skips the no-change fast path: the build looks at every
+	// output file and rewrites those not as it wrote them (edited or
+	// deleted by hand), which a build whose inputs did not change does not
+	// notice otherwise.
+	Verify bool
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
@@ -52,6 +57,9 @@ type Config struct {
 	// each: a file that is not JSON, a rejected record, an unusable
 	// message pattern). Problems are reported; they do not stop the build.
 	Problem func(msg string)
+	// cacheProblem reports a cache that could not be read or saved (it
+	// only costs the next build time); default Problem.
+	cacheProblem func(msg string)
 }
 
 // Report says what a run did.
@@ -75,6 +83,13 @@ type Report struct {
 	Publish     string // how the site was published: new, unchanged, in place, swap
 	Bytes       int64
 	Stages      []Stage
+	// NoChange says the build took the no-change fast path: nothing it
+	// is made from changed since the last build, which it took at its
+	// word (the counts above are that build's; nothing was written).
+	NoChange bool
+	// OutputsLooked counts the previous site's files the build looked at
+	// (one lstat each) to know whether they are still as written.
+	OutputsLooked int
 }
 
 // Stage is the time one stage of the pipeline took.
@@ -117,6 +132,9 @@ func (c *Config) defaults() {
 	}
 	if c.Problem == nil {
 		c.Problem = func(string) {}
+	}
+	if c.cacheProblem == nil {
+		c.cacheProblem = c.Problem
 	}
 }
 
@@ -335,7 +353,7 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
 		if err := rc.save(errs); err != nil {
-			c.Problem("read cache: " + err.Error())
+			c.cacheProblem("read cache: " + err.Error())
 		}
 	}
 	if ds.unsorted {

@@ -30,11 +30,29 @@ import (
 
 // Build runs the whole pipeline and publishes the site. On any error the
 // previous site is left as it was.
+//
+// A build whose inputs, settings and output are as the last successful
+// build left them takes the no-change fast path (see noChange) unless
+// c.Verify is set.
 func Build(ctx context.Context, c Config) (*Report, error) {
+	start := time.Now()
 	c.defaults()
-	b := &build{ctx: ctx, c: &c, rep: &Report{}}
-	b.timer = stageTimer{rep: b.rep, last: time.Now(), hook: c.StageDone}
+	primeBinaryHash(c.CacheDir)
+	nc := prepareNoChange(&c)
+	if rep, ok := nc.serve(&c, start); ok {
+		return rep, nil
+	}
+	nc.forget()
+	nc.watch(&c)
+	b := &build{ctx: ctx, c: &c, rep: &Report{}, nc: nc}
+	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone}
 	err := b.run()
+	if err == nil {
+		// A stamp that cannot be saved only costs the next build time.
+		if serr := nc.save(c.Out, b.rep); serr != nil {
+			c.cacheProblem("no-change stamp: " + serr.Error())
+		}
+	}
 	return b.rep, err
 }
 
@@ -46,6 +64,7 @@ type build struct {
 	c     *Config
 	rep   *Report
 	timer stageTimer
+	nc    *noChange
 
 	// Loaded beside the reading (startLoading): the page cache, the
 	// search index when an early export may want it, and the fingerprints
@@ -102,6 +121,9 @@ func (b *build) run() (err error) {
 		return err
 	}
 	defer closeRejects()
+	if w := b.nc.teeRejects(rejects); w != nil {
+		rejects = w
+	}
 	b.startLoading()
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
@@ -167,6 +189,7 @@ func (b *build) readValidate(rejects io.Writer) error {
 		return err
 	}
 	b.ds = ds
+	b.nc.readDone()
 	b.timer.done("read+validate")
 	if b.c.Strict && (b.rep.Rejected > 0 || b.rep.FileErrors > 0) {
 		return fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", b.rep.Rejected, b.rep.FileErrors, ErrRejected)
@@ -204,6 +227,7 @@ func (b *build) cache() error {
 	b.known = make(chan struct{})
 	b.knowFiles = sync.OnceFunc(func() {
 		onDisk := <-b.looked
+		b.rep.OutputsLooked = len(onDisk)
 		if b.gerr == nil {
 			b.out.Known(onDisk)
 		}
@@ -263,7 +287,7 @@ func (b *build) model() error {
 	}
 	b.m = b.ds.builder.Build()
 	if rc != nil && rc.err != nil {
-		b.c.Problem("related records cache: " + rc.err.Error())
+		b.c.cacheProblem("related records cache: " + rc.err.Error())
 	}
 	b.timer.done("model")
 	return nil
@@ -398,7 +422,7 @@ func (b *build) renderIndex() error {
 	// Keep this build's highlighting for the next one; a cache that cannot
 	// be written only costs the next build time.
 	if err := b.hl.Close(); err != nil {
-		b.c.Problem(err.Error())
+		b.c.cacheProblem(err.Error())
 	}
 	b.timer.done("render+index")
 	return nil
@@ -721,11 +745,11 @@ func (b *build) write() error {
 		// A cache that cannot be saved only costs the next build time.
 		data := b.tables.file(b.exportEntries, b.next.Unusable, b.next.Marker)
 		if err := savePageCache(b.pcPath, data, b.prevBytes); err != nil {
-			b.c.Problem("page cache: " + err.Error())
+			b.c.cacheProblem("page cache: " + err.Error())
 		}
 	}
 	if err := <-stateDone; err != nil {
-		b.c.Problem("search export state: " + err.Error())
+		b.c.cacheProblem("search export state: " + err.Error())
 	}
 	st := b.out.Stats()
 	b.rep.Written, b.rep.Unchanged, b.rep.Removed, b.rep.Bytes, b.rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode

@@ -434,6 +434,23 @@ func (s *Site) Stats() Stats {
 // can tell whether the site is still the one its notes describe.
 func (s *Site) Previous() (Fingerprint, bool) { return s.prevMarker, s.hadOld }
 
+// Current returns the fingerprint of the marker of the site in out as it
+// is now, without starting a build: a caller that saved it after a build
+// can tell, with one lstat, that no build changed the site since. It
+// reports false when out has no marker, or when a publication left half
+// done by a killed build waits to be completed (its journal exists).
+func Current(out string) (Fingerprint, bool) {
+	out = filepath.Clean(out)
+	if _, err := os.Lstat(journalPath(out)); !errors.Is(err, fs.ErrNotExist) {
+		return Fingerprint{}, false
+	}
+	fi, err := os.Lstat(filepath.Join(out, Marker))
+	if err != nil || !fi.Mode().IsRegular() {
+		return Fingerprint{}, false
+	}
+	return fingerprintOf(fi), true
+}
+
 // Marker returns the fingerprint of the marker of the published site.
 func (s *Site) Marker() (Fingerprint, error) {
 	fi, err := os.Lstat(filepath.Join(s.out, Marker))
