@@ -280,6 +280,12 @@ func (nc *noChange) watch(c *Config) {
 	}
 }
 
+// again is the state of a build run again from the start: the inputs as
+// identified, nothing recorded.
+func (nc *noChange) again() *noChange {
+	return &noChange{path: nc.path, key: nc.key, inputs: nc.inputs, usable: nc.usable, spoiled: nc.spoiled}
+}
+
 // readDone says read+validate ended: later problems are not the input's.
 func (nc *noChange) readDone() {
 	nc.mu.Lock()

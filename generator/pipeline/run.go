@@ -43,16 +43,31 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 		return rep, nil
 	}
 	nc.forget()
+	rep, err := buildOnce(ctx, c, nc, start)
+	if errors.Is(err, publish.ErrGone) && !c.Verify {
+		// The build trusted the site's files as the page cache noted them
+		// and one was deleted by hand: the previous site is untouched.
+		// Build again, looking at every file; the input's problems were
+		// reported already.
+		c.Verify, c.Problem = true, func(string) {}
+		nc = nc.again()
+		rep, err = buildOnce(ctx, c, nc, time.Now())
+	}
+	if err == nil {
+		// A stamp that cannot be saved only costs the next build time.
+		if serr := nc.save(c.Out, rep); serr != nil {
+			c.cacheProblem("no-change stamp: " + serr.Error())
+		}
+	}
+	return rep, err
+}
+
+// buildOnce runs the pipeline once.
+func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time) (*Report, error) {
 	nc.watch(&c)
 	b := &build{ctx: ctx, c: &c, rep: &Report{}, nc: nc}
 	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone}
 	err := b.run()
-	if err == nil {
-		// A stamp that cannot be saved only costs the next build time.
-		if serr := nc.save(c.Out, b.rep); serr != nil {
-			c.cacheProblem("no-change stamp: " + serr.Error())
-		}
-	}
 	return b.rep, err
 }
 
@@ -71,7 +86,7 @@ type build struct {
 	// of the previous site's files.
 	pcPath   string
 	pcLoaded chan loadedCache
-	looked   chan map[string]publish.Fingerprint
+	looked   chan lookedFiles
 	opening  *indexOpening
 	gotCache bool
 
@@ -166,7 +181,7 @@ func (b *build) startLoading() {
 	c := b.c
 	b.pcPath = pageCachePath(c.CacheDir, c.Out)
 	b.pcLoaded = make(chan loadedCache, 1)
-	b.looked = make(chan map[string]publish.Fingerprint, 1)
+	b.looked = make(chan lookedFiles, 1)
 	go func() {
 		pc, data := loadPageCache(b.pcPath)
 		var opening *indexOpening
@@ -174,12 +189,36 @@ func (b *build) startLoading() {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
 		b.pcLoaded <- loadedCache{pc, data, opening}
-		rels := make([]string, 0, len(pc.Entries))
-		for rel := range pc.Entries {
-			rels = append(rels, rel)
-		}
-		b.looked <- publish.Look(c.Out, rels, c.Workers)
+		b.looked <- previousFiles(c, pc)
 	}()
+}
+
+// lookedFiles is what a build knows of the previous site's files: their
+// fingerprints, and how many it looked at on disk to know them.
+type lookedFiles struct {
+	prints map[string]publish.Fingerprint
+	looked int
+}
+
+// previousFiles returns the fingerprints of the previous site's files.
+// When the site is the one the page cache describes (its marker is the
+// one the cache noted) they are taken from the cache unless c.Verify is
+// set: a file edited or deleted by hand is not noticed, as in a no-change
+// build (see noChange), and looking at every file was the largest cost
+// of a one-record rebuild. Else every file is looked at (one lstat each).
+func previousFiles(c *Config, pc *pageCache) lookedFiles {
+	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
+		prints := make(map[string]publish.Fingerprint, len(pc.Entries))
+		for rel, e := range pc.Entries {
+			prints[rel] = e.Print
+		}
+		return lookedFiles{prints: prints}
+	}
+	rels := make([]string, 0, len(pc.Entries))
+	for rel := range pc.Entries {
+		rels = append(rels, rel)
+	}
+	return lookedFiles{publish.Look(c.Out, rels, c.Workers), len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -226,10 +265,10 @@ func (b *build) cache() error {
 	// before an early export is waited for.
 	b.known = make(chan struct{})
 	b.knowFiles = sync.OnceFunc(func() {
-		onDisk := <-b.looked
-		b.rep.OutputsLooked = len(onDisk)
+		prev := <-b.looked
+		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
-			b.out.Known(onDisk)
+			b.out.Known(prev.prints)
 		}
 		close(b.known)
 	})

@@ -41,6 +41,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ErrGone is the error of a publication that was to keep a file of the
+// previous site which is no longer there: the caller said it was (Known)
+// without looking. Building again, looking at every file, mends it.
+var ErrGone = errors.New("a file of the previous site was deleted by hand")
+
 // Marker names the file that marks a folder as a site errdocs wrote, so it
 // may be replaced. errdocs never replaces a folder without it unless the
 // folder is empty.
@@ -571,6 +576,10 @@ func (s *Site) publishSwap() error {
 		}
 		if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
 			os.RemoveAll(s.stage)
+			if errors.Is(err, fs.ErrNotExist) {
+				// Kept on the caller's word (Known) but gone from disk.
+				return fmt.Errorf("publish: keeping %s: %w", rel, ErrGone)
+			}
 			return fmt.Errorf("publish: %w", err)
 		}
 	}
