@@ -129,14 +129,14 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // tuneGC trades memory for speed: a build allocates a great deal of
 // short-lived garbage (highlighting, templates), and collecting four times
-// less often saved about 16% of a cold build's CPU time. A soft memory limit
-// keeps the trade inside the memory budget (2 GB of resident memory at
-// 500,000 records): the collector runs more often as the heap nears it.
+// less often saves a good part of a cold build's CPU time. A soft memory
+// limit keeps the trade inside the memory budget (2 GB of resident memory
+// at 500,000 records): the collector runs more often as the heap nears it.
 // The limit leaves room for what it does not count, the search index's
-// memory-mapped segments (up to ~0.25 GB resident during the export at
-// 500,000 records), and is well above the live heap (at most ~1.1 GB
-// then), so the collector does not run back to back. GOGC and GOMEMLIMIT
-// in the environment still win.
+// memory-mapped segments, and is well above the live heap, so the
+// collector does not run back to back (the figures: BENCHMARKS.md,
+// "Figures behind the code"). GOGC and GOMEMLIMIT in the environment
+// still win.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/internal/testseed"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // runCLI runs the command in-process and returns its exit status and
@@ -24,6 +25,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// contentDir is the module's sample dataset, content/.
+func contentDir(t *testing.T) string {
+	return filepath.Join(testtools.ModuleRoot(t), "content")
 }
 
 // seed returns the seed record as a map, to derive test records from.
@@ -182,7 +188,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	for _, out := range []string{a, b} {
-		if code, _, stderr := runCLI(t, "build", "../../content", "--out", out, "--cache", filepath.Join(dir, "cache-"+filepath.Base(out)), "--quiet"); code != 0 {
+		if code, _, stderr := runCLI(t, "build", contentDir(t), "--out", out, "--cache", filepath.Join(dir, "cache-"+filepath.Base(out)), "--quiet"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 	}
@@ -252,7 +258,7 @@ func buildContent(t *testing.T) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "site")
-	if code, _, stderr := runCLI(t, "build", "../../content", "--out", out, "--quiet"); code != 0 {
+	if code, _, stderr := runCLI(t, "build", contentDir(t), "--out", out, "--quiet"); code != 0 {
 		t.Fatalf("building content/: exit %d: %s", code, stderr)
 	}
 	buildContentOnce["content"] = out
@@ -330,7 +336,7 @@ func maps(a, b map[string]string) bool {
 // backreference, which the browser's linear-time matcher cannot run; the
 // build says so.
 func TestReportsUnusablePatterns(t *testing.T) {
-	code, stdout, stderr := runCLI(t, "build", "../../content", "--out", filepath.Join(t.TempDir(), "site"))
+	code, stdout, stderr := runCLI(t, "build", contentDir(t), "--out", filepath.Join(t.TempDir(), "site"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

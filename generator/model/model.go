@@ -196,9 +196,35 @@ func (b *Builder) Build() *Model {
 		familyByName: map[string]*Group{},
 		severities:   map[string]int{},
 	}
+	s.groupRepos()
+	order, tied := s.listingOrder()
+	s.groupTaxonomy(order)
+	s.describe(b.repos, b.infos)
+	byName := func(a, b *Group) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(s.Tags, byName)
+	slices.SortFunc(s.Families, byName)
+	for _, r := range s.Repos {
+		if r.Language == "" {
+			r.Language = s.commonLanguage(r.Records)
+		}
+	}
+	for _, g := range append(slices.Clone(s.Tags), s.Families...) {
+		if tied {
+			s.sortRecords(g.Records)
+		}
+		g.Repos = s.countRepos(g.Records)
+	}
+	s.canonical = s.computeCanonical()
+	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
+	s.related = s.relatedFrom(b.Related)
+	return s
+}
+
+// groupRepos counts severities and puts each record in its repo: the
+// repos in name order, each one's records in slug order.
+func (s *Model) groupRepos() {
 	for i := range s.Summaries {
 		sum := &s.Summaries[i]
-		idx := int32(i)
 		s.severities[sum.Severity]++
 		r := s.repoByName[sum.Repo]
 		if r == nil {
@@ -206,19 +232,22 @@ func (b *Builder) Build() *Model {
 			s.repoByName[sum.Repo] = r
 			s.Repos = append(s.Repos, r)
 		}
-		r.Records = append(r.Records, idx)
+		r.Records = append(r.Records, int32(i))
 	}
 	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
 	for _, r := range s.Repos {
 		s.sortRecords(r.Records)
 	}
-	// The repos in name order, each in slug order, are every record in
-	// listing order: tags and families filled in that order need no sort
-	// of their own. Should two records share a repo and slug (which
-	// validation rules out), they are filled in site order and sorted,
-	// which orders the ties as it always did.
-	order := make([]int32, 0, len(s.Summaries))
-	tied := false
+}
+
+// listingOrder is the order tags and families are filled in. The repos in
+// name order, each in slug order, are every record in listing order: tags
+// and families filled in that order need no sort of their own. Should two
+// records share a repo and slug (which validation rules out), tied is true
+// and the order is the site's, to be sorted after, which orders the ties
+// as it always did.
+func (s *Model) listingOrder() (order []int32, tied bool) {
+	order = make([]int32, 0, len(s.Summaries))
 	for _, r := range s.Repos {
 		for k := 1; k < len(r.Records); k++ {
 			if s.Summaries[r.Records[k-1]].Slug == s.Summaries[r.Records[k]].Slug {
@@ -232,6 +261,11 @@ func (b *Builder) Build() *Model {
 			order[i] = int32(i)
 		}
 	}
+	return order, tied
+}
+
+// groupTaxonomy puts the records, in order, in their tags and families.
+func (s *Model) groupTaxonomy(order []int32) {
 	for _, idx := range order {
 		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
@@ -256,45 +290,37 @@ func (b *Builder) Build() *Model {
 			g.Records = append(g.Records, idx)
 		}
 	}
-	for _, e := range b.repos {
+}
+
+// describe gives repos their export's descriptions and families their
+// background articles (the first of each family's).
+func (s *Model) describe(repos []record.Repo, infos []record.Info) {
+	for _, e := range repos {
 		if r := s.repoByName[e.Repo]; r != nil {
 			r.Description, r.Language, r.Stars, r.Known = e.Description, e.Language, e.Stars, true
 		}
 	}
-	for i := range b.infos {
-		in := &b.infos[i]
+	for i := range infos {
+		in := &infos[i]
 		if g := s.familyByName[in.Family()]; g != nil && g.Info == nil {
 			g.Info = in
 		}
 	}
-	byName := func(a, b *Group) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(s.Tags, byName)
-	slices.SortFunc(s.Families, byName)
-	for _, r := range s.Repos {
-		if r.Language == "" {
-			r.Language = s.commonLanguage(r.Records)
-		}
-	}
-	for _, g := range append(slices.Clone(s.Tags), s.Families...) {
-		if tied {
-			s.sortRecords(g.Records)
-		}
-		g.Repos = s.countRepos(g.Records)
-	}
-	s.canonical = s.computeCanonical()
-	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
-	if b.Related == nil {
-		s.related = s.computeRelated(runtime.GOMAXPROCS(0))
-		return s
+}
+
+// relatedFrom is every record's related records: from cache when it holds
+// them under the key of this dataset, else computed (and put in cache).
+func (s *Model) relatedFrom(cache RelatedCache) [][]int32 {
+	if cache == nil {
+		return s.computeRelated(runtime.GOMAXPROCS(0))
 	}
 	key := s.relatedKey()
-	if rel, ok := b.Related.Get(key); ok && s.validRelated(rel) {
-		s.related = rel
-		return s
+	if rel, ok := cache.Get(key); ok && s.validRelated(rel) {
+		return rel
 	}
-	s.related = s.computeRelated(runtime.GOMAXPROCS(0))
-	b.Related.Put(key, s.related)
-	return s
+	rel := s.computeRelated(runtime.GOMAXPROCS(0))
+	cache.Put(key, rel)
+	return rel
 }
 
 // relatedKey hashes what computeRelated reads: each record's id, repo,

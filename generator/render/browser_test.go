@@ -1,17 +1,18 @@
 package render
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
+	"github.com/errdocs/errdocs"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // writeSite writes rendered pages and the static files they use to a new
@@ -23,13 +24,13 @@ func writeSite(t *testing.T, pages map[string][]byte) string {
 	for p, b := range pages {
 		files[p] = b
 	}
-	css, err := StyleSheet(os.DirFS("../../static"))
+	css, err := StyleSheet(errdocs.Static)
 	if err != nil {
 		t.Fatal(err)
 	}
 	files["static/"+StyleName] = css
 	for _, f := range []string{PageScriptName, ThemeScriptName, "favicon.svg"} {
-		b, err := os.ReadFile(filepath.Join("../../static", f))
+		b, err := fs.ReadFile(errdocs.Static, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,27 +101,18 @@ func TestBrowserChecklistPersists(t *testing.T) {
 
 // TestBrowserAccessible runs axe-core (WCAG 2 A and AA) on the home page, a
 // repo page and a record page, in the light and the dark scheme, when
-// axe-core is installed (npm install axe-core at the module root).
+// axe-core is installed (npm ci --prefix internal/testtools).
 func TestBrowserAccessible(t *testing.T) {
-	axe, err := os.ReadFile("../../node_modules/axe-core/axe.min.js")
-	if err != nil {
-		browsertest.Require(t, "axe-core (node_modules/axe-core)", "")
-	}
+	axe := testtools.Axe(t)
 	ctx := browsertest.New(t)
 	recs := sample(t)
 	pages := renderAll(t, newRenderer(t, Options{Title: "errdocs", Description: "Errors explained."}), build(recs), recs)
 	base := browsertest.Serve(t, writeSite(t, pages))
 	for _, scheme := range []string{"light", "dark"} {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		for _, p := range []string{"", "jax-ml/jax/", recs[0].Path(), "tags/jax/", "families/resource-limit-exceeded/"} {
 			browsertest.Navigate(t, ctx, base+p)
-			browsertest.Eval[bool](t, ctx, string(axe)+";true")
-			v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-				.then(r => r.violations.map(v => v.id + " (" + v.nodes.length + "): " + v.nodes[0].target + " " + v.nodes[0].failureSummary))`)
+			v := browsertest.AxeViolations(t, ctx, axe)
 			if len(v) > 0 {
 				t.Errorf("%s, %s scheme: %s", "/"+p, scheme, strings.Join(v, "\n"))
 			}

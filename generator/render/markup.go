@@ -44,9 +44,9 @@ func (r *Renderer) inlines(srcs []string) ([]template.HTML, error) {
 }
 
 // entryCache keeps the rendering of short list entries. Records repeat
-// their solutions and prevention tips a lot (in generated data, 7% and 1%
-// of the entries are distinct), and a Markdown parse costs the same for a
-// one-line entry as its setup. It holds at most maxEntries entries of at
+// their solutions and prevention tips a lot (few of the entries are
+// distinct; BENCHMARKS.md, "Figures behind the code"), and a Markdown parse
+// costs the same for a one-line entry as its setup. It holds at most maxEntries entries of at
 // most maxEntryLen bytes, and starts over when full.
 type entryCache struct {
 	mu sync.Mutex

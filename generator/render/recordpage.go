@@ -109,18 +109,55 @@ func (r *Renderer) recordPage(s *model.Model, i int32, rec *record.Record) (*Pag
 		return nil, fmt.Errorf("render: no record %d", i)
 	}
 	p := r.page(rec.Path(), model.Cut(oneLine(rec.ErrorMessage), maxTitleMessage)+" — "+rec.Repo)
-	p.Head.Type = "article"
-	// The documentation is rendered here, with its first sentence from the
-	// same parse when the Markdown renderer can, and its error (if any)
-	// reported below in field order.
-	var doc template.HTML
-	var docErr error
-	docDone := false
-	if m, ok := r.o.Markdown.(sentenceRenderer); ok && strings.TrimSpace(rec.Documentation) != "" {
-		doc, p.Head.Description, docErr = m.RenderFirstSentence(rec.Documentation, maxDescription)
-		docDone = docErr == nil
+	doc := r.recordHead(p, s, i, rec)
+	d := &recordData{
+		R:        rec,
+		Language: record.Language(rec.FilePath),
+		RepoPath: rec.Repo + "/",
+		Strategy: rec.HandlingStrategy,
 	}
-	if !docDone {
+	if u := webURL(rec.GithubURL); u != "" {
+		d.Upstream = upstreamOf(u, rec.LineNumber, rec.AnalyzedSha)
+	}
+	if t := r.o.ReportURL; t != "" {
+		pageURL := model.Absolute(r.o.BaseURL, rec.Path())
+		if pageURL == "" {
+			pageURL = rec.Path()
+		}
+		d.Report = fillReportURL(t, rec.ID, rec.Repo, pageURL, strings.TrimSuffix(p.Head.Title, " · "+r.o.Title))
+	}
+	if err := r.recordText(d, rec, doc); err != nil {
+		return nil, err
+	}
+	d.Tags, d.Family = taxonomyLinks(s, rec)
+	for _, j := range s.Related(i) {
+		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
+	}
+	d.Sections = d.sections()
+	p.Data = d
+	return p, nil
+}
+
+// firstRender is the documentation as rendered together with its first
+// sentence, when the Markdown renderer can do both from one parse.
+type firstRender struct {
+	tried bool // rendered here: html or err is the documentation's outcome
+	html  template.HTML
+	err   error
+}
+
+// recordHead fills the record page's head: its description, canonical
+// link or robots rule, breadcrumbs and JSON-LD. The documentation is
+// rendered here with its first sentence when the Markdown renderer can;
+// its error (if any) is reported in field order by recordText.
+func (r *Renderer) recordHead(p *Page, s *model.Model, i int32, rec *record.Record) firstRender {
+	p.Head.Type = "article"
+	var doc firstRender
+	if m, ok := r.o.Markdown.(sentenceRenderer); ok && strings.TrimSpace(rec.Documentation) != "" {
+		doc.tried = true
+		doc.html, p.Head.Description, doc.err = m.RenderFirstSentence(rec.Documentation, maxDescription)
+	}
+	if !doc.tried || doc.err != nil {
 		p.Head.Description = firstSentence(rec.Documentation, maxDescription)
 	}
 	if p.Head.Description == "" {
@@ -138,64 +175,59 @@ func (r *Renderer) recordPage(s *model.Model, i int32, rec *record.Record) (*Pag
 	if bc := r.breadcrumbLD(p.Crumbs); bc != nil {
 		p.Head.JSONLD = append(p.Head.JSONLD, bc)
 	}
+	return doc
+}
 
-	d := &recordData{
-		R:        rec,
-		Language: record.Language(rec.FilePath),
-		RepoPath: rec.Repo + "/",
-		Strategy: rec.HandlingStrategy,
-	}
-	if u := webURL(rec.GithubURL); u != "" {
-		d.Upstream = upstreamOf(u, rec.LineNumber, rec.AnalyzedSha)
-	}
-	if t := r.o.ReportURL; t != "" {
-		pageURL := model.Absolute(r.o.BaseURL, rec.Path())
-		if pageURL == "" {
-			pageURL = rec.Path()
-		}
-		d.Report = fillReportURL(t, rec.ID, rec.Repo, pageURL, strings.TrimSuffix(p.Head.Title, " · "+r.o.Title))
-	}
-	var err error
-	// fail names the field whose rendering failed.
+// recordText renders the record's code and prose into d, in field order;
+// an error names the record and the field whose rendering failed.
+func (r *Renderer) recordText(d *recordData, rec *record.Record, doc firstRender) error {
 	fail := func(field string, err error) error {
 		return fmt.Errorf("render %s (id %s): %s: %w", rec.Path(), rec.ID, field, err)
 	}
+	var err error
 	if rec.SourceCode != "" {
 		start := max(rec.SourceCodeStart, 1)
 		if d.Excerpt, err = r.excerpt(rec.SourceCode, rec.FilePath, start, rec.LineNumber); err != nil {
-			return nil, fail("sourceCode", err)
+			return fail("sourceCode", err)
 		}
 		d.Excerpt = anchorLines(d.Excerpt, rec.LineNumber)
+	}
+	if doc.tried {
+		if doc.err != nil {
+			return fail("documentation", doc.err)
+		}
+		d.Documentation = doc.html
+	} else if d.Documentation, err = r.markdown(rec.Documentation); err != nil {
+		return fail("documentation", err)
 	}
 	for _, f := range []struct {
 		name string
 		src  string
 		dst  *template.HTML
 	}{
-		{"documentation", rec.Documentation, &d.Documentation},
 		{"triggerScenarios", rec.TriggerScenarios, &d.Triggers},
 		{"commonSituations", rec.CommonSituations, &d.Situations},
 	} {
-		if f.dst == &d.Documentation && (docDone || docErr != nil) {
-			if docErr != nil {
-				return nil, fail(f.name, docErr)
-			}
-			d.Documentation = doc
-			continue
-		}
 		if *f.dst, err = r.markdown(f.src); err != nil {
-			return nil, fail(f.name, err)
+			return fail(f.name, err)
 		}
 	}
 	if d.Solutions, err = r.inlines(rec.Solutions); err != nil {
-		return nil, fail("solutions", err)
+		return fail("solutions", err)
 	}
 	if d.Tips, err = r.inlines(rec.PreventionTips); err != nil {
-		return nil, fail("preventionTips", err)
+		return fail("preventionTips", err)
 	}
 	if d.ExampleFix, err = r.code(rec.ExampleFix, rec.FilePath); err != nil {
-		return nil, fail("exampleFix", err)
+		return fail("exampleFix", err)
 	}
+	d.Patterns, err = r.patterns(rec, fail)
+	return err
+}
+
+// patterns highlights the record's defensive patterns that it has.
+func (r *Renderer) patterns(rec *record.Record, fail func(string, error) error) ([]codeBlock, error) {
+	var out []codeBlock
 	for _, c := range []struct{ title, field, code string }{
 		{"Validation", "validationCode", rec.ValidationCode},
 		{"Type guard", "typeGuard", rec.TypeGuard},
@@ -208,8 +240,15 @@ func (r *Renderer) recordPage(s *model.Model, i int32, rec *record.Record) (*Pag
 		if err != nil {
 			return nil, fail(c.field, err)
 		}
-		d.Patterns = append(d.Patterns, codeBlock{c.title, h})
+		out = append(out, codeBlock{c.title, h})
 	}
+	return out, nil
+}
+
+// taxonomyLinks are the record's tags (each once, in its order) and its
+// family, linked where the site has their pages.
+func taxonomyLinks(s *model.Model, rec *record.Record) ([]link, link) {
+	var tags []link
 	seen := map[string]bool{}
 	for _, t := range rec.Tags {
 		if t == "" || seen[t] {
@@ -220,20 +259,16 @@ func (r *Renderer) recordPage(s *model.Model, i int32, rec *record.Record) (*Pag
 		if s.Tag(t) != nil {
 			l.Path = model.TagPath(t)
 		}
-		d.Tags = append(d.Tags, l)
+		tags = append(tags, l)
 	}
+	var family link
 	if f := rec.BackgroundTag; f != "" {
-		d.Family = link{Name: f}
+		family = link{Name: f}
 		if s.Family(f) != nil {
-			d.Family.Path = model.FamilyPath(f)
+			family.Path = model.FamilyPath(f)
 		}
 	}
-	for _, j := range s.Related(i) {
-		d.Related = append(d.Related, entryOf(p, s, j, s.Summaries[j].Repo != rec.Repo))
-	}
-	d.Sections = d.sections()
-	p.Data = d
-	return p, nil
+	return tags, family
 }
 
 // sectionTitles are the record page's section headings by id; the ids are

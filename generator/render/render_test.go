@@ -3,10 +3,13 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/errdocs/errdocs"
 
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/generator/model"
@@ -14,9 +17,8 @@ import (
 	"github.com/errdocs/errdocs/internal/testseed"
 )
 
-// templatesDir is the module's templates folder; tests read it from disk so
-// they need not import the root package.
-var templatesDir = os.DirFS("../../templates")
+// templatesDir is the module's templates folder, as the binary embeds it.
+var templatesDir = errdocs.Templates
 
 func seed(t testing.TB) *record.Record {
 	t.Helper()
@@ -120,14 +122,14 @@ func dump(t *testing.T, name string, pages map[string][]byte) {
 		os.MkdirAll(filepath.Dir(f), 0o755)
 		os.WriteFile(f, b, 0o644)
 	}
-	css, err := StyleSheet(os.DirFS("../../static"))
+	css, err := StyleSheet(errdocs.Static)
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "static"), 0o755)
 	os.WriteFile(filepath.Join(dir, "static", "style.css"), css, 0o644)
 	for _, f := range []string{"checklist.js", "favicon.svg"} {
-		b, _ := os.ReadFile(filepath.Join("../../static", f))
+		b, _ := fs.ReadFile(errdocs.Static, f)
 		os.WriteFile(filepath.Join(dir, "static", f), b, 0o644)
 	}
 }

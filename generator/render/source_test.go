@@ -2,9 +2,10 @@ package render
 
 import (
 	"html/template"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/errdocs/errdocs"
 )
 
 func TestReportURL(t *testing.T) {
@@ -75,7 +76,7 @@ func TestAnchorLines(t *testing.T) {
 }
 
 func TestThemedCSS(t *testing.T) {
-	css, err := StyleSheet(os.DirFS("../../static"))
+	css, err := StyleSheet(errdocs.Static)
 	if err != nil {
 		t.Fatal(err)
 	}

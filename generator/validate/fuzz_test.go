@@ -14,7 +14,8 @@ import (
 // has no problem, and every problem has a field and a rule on one line.
 func FuzzRecord(f *testing.F) {
 	f.Add(seed(f))
-	for _, s := range []string{`{}`, `[]`, `null`, `{"id":1,"id":2}`, "{\"\xff\":1}", `{"tags":[1,"A",null]}`, `{"lineNumber":1e400}`} {
+	for _, s := range []string{`{}`, `[]`, `null`, `{"id":1,"id":2}`, "{\"\xff\":1}", `{"tags":[1,"A",null]}`, `{"lineNumber":1e400}`,
+		`{"record":{},"source":1}`, `{"record":{"id":7},"datasetVersion":[],"record":{}}`, `{"datasetVersion":null,"record":{"record":{}}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -34,6 +35,8 @@ func FuzzRejectLine(f *testing.F) {
 	f.Add([]byte(`{"id":"\xff\xfe"}`), "\x1b[2J")
 	f.Add([]byte(`{"a":"caf\xc3"}`), "e171781a76b49a91")
 	f.Add([]byte(`[1,2]`), "")
+	f.Add([]byte("{\"id\":{\"x\":\"\u202e\xff\"}}"), "")
+	f.Add([]byte(`{"record":{"id":12345},"x":1}`), "")
 	f.Fuzz(func(t *testing.T, raw []byte, id string) {
 		_, ps := validate.Record(raw)
 		if !json.Valid(raw) {

@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Set keeps the dataset-wide rules: ids unique over the dataset, slugs
@@ -105,7 +107,7 @@ func (s *Set) where(p place) string {
 // Reject is a record left out, with everything wrong with it.
 type Reject struct {
 	Source   record.Source   `json:"source"`
-	ID       string          `json:"id"` // as the record gave it; Error prints "?" unless it is a valid id
+	ID       string          `json:"id"` // as the record gave it when a string; Error shows any other value from Raw
 	Problems []Problem       `json:"problems"`
 	Raw      json.RawMessage `json:"record"`
 }
@@ -115,14 +117,11 @@ type Reject struct {
 //	FILE: record INDEX (id ID): FIELD: RULE
 //
 // An id that is not a valid id is untrusted text that would otherwise go
-// to a terminal as it is: it is shown quoted, escaped and shortened
-// ("?" when the record has none).
+// to a terminal as it is: it is shown as the record has it (its JSON, a
+// string in quotes), escaped and shortened, whatever its JSON type; a
+// record without one says "(no id)".
 func (r Reject) Error() string {
-	id := r.ID
-	if !ID(id) {
-		id = shownID(id)
-	}
-	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (id " + id + "): "
+	head := r.Source.File + ": record " + strconv.Itoa(r.Source.Index) + " (" + r.shownID() + "): "
 	if len(r.Problems) == 0 {
 		return head + "rejected"
 	}
@@ -139,18 +138,86 @@ func (r Reject) Error() string {
 	return b.String()
 }
 
-// shownID is an invalid id as a report shows it: "?" when there is none,
-// else quoted with Go's escapes (no control character or invalid UTF-8
-// reaches the terminal) and cut to 40 characters.
-func shownID(id string) string {
-	if id == "" {
-		return "?"
+// mostShown is how many characters of an invalid id a report shows.
+const mostShown = 40
+
+// shownID is the id as a report shows it: "id ID", the id as the record
+// has it when it is not a valid one, or "no id".
+func (r Reject) shownID() string {
+	switch {
+	case ID(r.ID):
+		return "id " + r.ID
+	case len(r.Raw) > MaxRecordSize && r.ID == "":
+		return "id not read" // a report does not read 200 MB for an id
 	}
-	const most = 40
-	if r := []rune(id); len(r) > most {
-		return strconv.Quote(string(r[:most])) + "…"
+	if v := rawID(r.Raw); v != nil {
+		return "id " + escapeShort(string(v))
 	}
-	return strconv.Quote(id)
+	if r.ID == "" {
+		return "no id"
+	}
+	if c := []rune(r.ID); len(c) > mostShown {
+		return "id " + strconv.Quote(string(c[:mostShown])) + "…"
+	}
+	return "id " + strconv.Quote(r.ID)
+}
+
+// rawID is the record's "id" member as it is in raw (inside a wrapper's
+// "record" when raw is one), nil when it has none.
+func rawID(raw []byte) jsontext.Value {
+	if len(raw) > MaxRecordSize {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	var inner jsontext.Value
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		name := tok.String() // before the next read, which voids the token
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		switch {
+		case name == "id":
+			return v
+		case name == "record" && v.Kind() == '{' && inner == nil:
+			inner = v.Clone()
+		}
+	}
+	if inner != nil {
+		return rawID(inner)
+	}
+	return nil
+}
+
+// escapeShort is untrusted text on one line of a terminal: cut to
+// mostShown characters, every character that is not printable (controls,
+// bidi overrides, invalid UTF-8) escaped as Go would.
+func escapeShort(s string) string {
+	var b strings.Builder
+	n := 0
+	for i, c := range s {
+		if n++; n > mostShown {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case c == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(c):
+			b.WriteRune(c)
+		default:
+			q := strconv.QuoteRuneToASCII(c)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 // MarshalJSON writes the reject as one line of the rejects file, valid

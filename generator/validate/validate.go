@@ -47,6 +47,14 @@ func Record(raw []byte) (record.Record, []Problem) {
 	if rec, ok := fast(raw); ok {
 		return rec, nil
 	}
+	if inner, wrapperProblems, ok := wrapped(raw); ok {
+		rec, ok := fast(inner)
+		if ok {
+			return rec, wrapperProblems
+		}
+		rec, ps := slow(inner)
+		return rec, append(wrapperProblems, ps...)
+	}
 	return slow(raw)
 }
 
@@ -186,14 +194,26 @@ const (
 )
 
 // checkValues applies the value rules of the schema to fields that decoded
-// with the right type. It is shared by the fast and the slow path.
+// with the right type, in schema order. It is shared by the fast and the
+// slow path.
 func checkValues(v *values, ps *problems) {
-	r := &v.rec
-	nonEmpty := func(f int, s string) {
-		if v.judge(f) && s == "" {
-			ps.add(f, fields[f].name, "must be non-empty")
-		}
+	checkError(v, ps)
+	checkSource(v, ps)
+	checkText(v, ps)
+	checkProvenance(v, ps)
+}
+
+// nonEmpty reports field f when it is to be judged and s is empty.
+func nonEmpty(v *values, ps *problems, f int, s string) {
+	if v.judge(f) && s == "" {
+		ps.add(f, fields[f].name, "must be non-empty")
 	}
+}
+
+// checkError checks the fields that name the record and its error, id to
+// severity.
+func checkError(v *values, ps *problems) {
+	r := &v.rec
 	if v.judge(fID) && !ID(r.ID) {
 		ps.add(fID, "id", "must be 16 lowercase hex characters")
 	}
@@ -208,8 +228,8 @@ func checkValues(v *values, ps *problems) {
 	if v.present(fErrorCode) && r.ErrorCode == "" {
 		ps.add(fErrorCode, "errorCode", "must be non-empty when present")
 	}
-	nonEmpty(fErrorMessage, r.ErrorMessage)
-	nonEmpty(fMessagePattern, r.MessagePattern)
+	nonEmpty(v, ps, fErrorMessage, r.ErrorMessage)
+	nonEmpty(v, ps, fMessagePattern, r.MessagePattern)
 	if v.judge(fErrorType) && !slices.Contains(record.ErrorTypes, r.ErrorType) {
 		ps.add(fErrorType, "errorType", "must be one of "+strings.Join(record.ErrorTypes, ", "))
 	}
@@ -222,7 +242,13 @@ func checkValues(v *values, ps *problems) {
 	if v.judge(fSeverity) && !slices.Contains(record.Severities, r.Severity) {
 		ps.add(fSeverity, "severity", "must be one of "+strings.Join(record.Severities, ", "))
 	}
-	nonEmpty(fFilePath, r.FilePath)
+}
+
+// checkSource checks where the error is raised: the file, the line, the
+// excerpt's span and the upstream URL.
+func checkSource(v *values, ps *problems) {
+	r := &v.rec
+	nonEmpty(v, ps, fFilePath, r.FilePath)
 	// The span rules compare with sourceCodeStart only when it is itself
 	// valid, so that one bad start does not drag two more problems along.
 	startOK := v.present(fSourceCodeStart) && r.SourceCodeStart >= 1
@@ -251,9 +277,15 @@ func checkValues(v *values, ps *problems) {
 	if v.judge(fGithubURL) && !absoluteURL(r.GithubURL) {
 		ps.add(fGithubURL, "githubUrl", "must be an absolute URL")
 	}
-	nonEmpty(fDocumentation, r.Documentation)
-	nonEmpty(fTriggerScenarios, r.TriggerScenarios)
-	nonEmpty(fCommonSituations, r.CommonSituations)
+}
+
+// checkText checks the documentation, the fixes and prevention, and the
+// tags.
+func checkText(v *values, ps *problems) {
+	r := &v.rec
+	nonEmpty(v, ps, fDocumentation, r.Documentation)
+	nonEmpty(v, ps, fTriggerScenarios, r.TriggerScenarios)
+	nonEmpty(v, ps, fCommonSituations, r.CommonSituations)
 	if v.judge(fSolutions) {
 		for i, s := range r.Solutions {
 			if s == "" {
@@ -281,6 +313,12 @@ func checkValues(v *values, ps *problems) {
 	if v.present(fBackgroundTag) && !Tag(r.BackgroundTag) {
 		ps.add(fBackgroundTag, "backgroundTag", "must be a lowercase kebab tag (^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$) or null")
 	}
+}
+
+// checkProvenance checks what the record was made from: the analysed
+// commit, when, and the schema version.
+func checkProvenance(v *values, ps *problems) {
+	r := &v.rec
 	if v.judge(fAnalyzedSha) && !SHA(r.AnalyzedSha) {
 		ps.add(fAnalyzedSha, "analyzedSha", "must be 40 hex characters")
 	}

@@ -242,7 +242,7 @@ func TestRejectError(t *testing.T) {
 		t.Errorf("long invalid id not shortened: %q", got)
 	}
 	rj.ID = ""
-	if got := rj.Error(); !strings.Contains(got, "(id ?): ") {
+	if got := rj.Error(); !strings.Contains(got, "(no id): ") {
 		t.Errorf("missing id: %q", got)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -174,4 +175,52 @@ func ScreenshotDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// Viewport sets the tab's size; a width under 600 is a phone's (mobile
+// metrics: the page's viewport meta tag is honoured).
+func Viewport(t testing.TB, ctx context.Context, width, height int64) {
+	t.Helper()
+	var opts []chromedp.EmulateViewportOption
+	if width < 600 {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	if err := chromedp.Do(Timeout(t, ctx, 10*time.Second), chromedp.EmulateViewport(width, height, opts...)); err != nil {
+		t.Fatalf("viewport %dx%d: %v", width, height, err)
+	}
+}
+
+// ColorScheme makes the tab's pages see prefers-color-scheme: scheme
+// ("light" or "dark").
+func ColorScheme(t testing.TB, ctx context.Context, scheme string) {
+	t.Helper()
+	_, err := chromedp.Call(Timeout(t, ctx, 10*time.Second), emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+	if err != nil {
+		t.Fatalf("colour scheme %s: %v", scheme, err)
+	}
+}
+
+// Screenshot saves what the tab shows (its viewport) as a PNG file.
+func Screenshot(t testing.TB, ctx context.Context, file string) {
+	t.Helper()
+	png, err := chromedp.Run(Timeout(t, ctx, 30*time.Second), chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", file, err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// AxeViolations runs axe-core (its script's source, see
+// internal/testtools) with the WCAG 2.1 A and AA rules on the page as it
+// is, and returns one line per violated rule: its id, impact, help and up
+// to eight offending nodes with axe's summary of each.
+func AxeViolations(t testing.TB, ctx context.Context, axe string) []string {
+	t.Helper()
+	Eval[bool](t, ctx, axe+";true")
+	return Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+		.then(r => r.violations.map(v => v.id + " [" + v.impact + "] " + v.help + " (" + v.nodes.length + " nodes): " +
+			v.nodes.slice(0, 8).map(n => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.replace(/\s+/g, " ") : "")).join(" | ")))`)
 }

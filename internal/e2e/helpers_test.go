@@ -25,6 +25,7 @@ import (
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
 	"github.com/errdocs/errdocs/internal/corpus"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // errdocsBin is the errdocs command built for these tests; workDir holds it
@@ -82,11 +83,9 @@ var (
 func sampleData(t testing.TB) (string, []record.Record) {
 	t.Helper()
 	sampleOnce.Do(func() {
-		dir, err := filepath.Abs(filepath.Join("..", "..", "content"))
-		if err == nil {
-			if ents, rerr := os.ReadDir(dir); rerr != nil || len(ents) == 0 {
-				dir = ""
-			}
+		dir := filepath.Join(testtools.ModuleRoot(t), "content")
+		if ents, err := os.ReadDir(dir); err != nil || len(ents) == 0 {
+			dir = ""
 		}
 		if dir == "" {
 			dir = filepath.Join(workDir, "content")

@@ -42,6 +42,7 @@ import (
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/corpus"
 	"github.com/errdocs/errdocs/internal/knownitem"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // knownSite is a built site of generated records and its query set.
@@ -50,6 +51,7 @@ type knownSite struct {
 	queries []knownitem.Query
 	msgOf   map[string]string          // record page path ("/owner/name/slug/") -> message
 	pats    map[string]map[string]bool // message -> the messagePatterns of its records
+	skels   map[string]map[string]bool // message -> the skeletons of its records (knownitem.Skeleton)
 	gz      sync.Map                   // path -> gzip size
 }
 
@@ -72,12 +74,16 @@ func buildKnownSite(b *testing.B) *knownSite {
 	site := filepath.Join(dir, "site")
 	runErrdocs(b, dir, "build", data, "--out", site)
 	recs := ds.Records()
-	ks := &knownSite{site: site, queries: knownitem.Make(recs, nq, 5), msgOf: map[string]string{}, pats: map[string]map[string]bool{}}
+	ks := &knownSite{site: site, queries: knownitem.Make(recs, nq, 5), msgOf: map[string]string{}, pats: map[string]map[string]bool{}, skels: map[string]map[string]bool{}}
 	for _, r := range recs {
 		if ks.pats[r.ErrorMessage] == nil {
 			ks.pats[r.ErrorMessage] = map[string]bool{}
 		}
 		ks.pats[r.ErrorMessage][r.MessagePattern] = true
+		if ks.skels[r.ErrorMessage] == nil {
+			ks.skels[r.ErrorMessage] = map[string]bool{}
+		}
+		ks.skels[r.ErrorMessage][knownitem.Skeleton(r.ErrorMessage, r.MessagePattern)] = true
 	}
 	h1 := regexp.MustCompile(`<h1 class="msg">([^<]*)</h1>`)
 	err := filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
@@ -129,6 +135,15 @@ func (ks *knownSite) right(path string, q knownitem.Query) bool {
 	return ok && (m == q.Target || q.TargetPattern != "" && ks.pats[m][q.TargetPattern])
 }
 
+// sameError says whether the record page at path raises the same error as
+// q's target as far as a message tells: the same skeleton (its words
+// apart from its values), the target's or another record's of that
+// message.
+func (ks *knownSite) sameError(path string, q knownitem.Query) bool {
+	m, ok := ks.msgOf[path]
+	return ok && ks.skels[m][q.TargetSkeleton]
+}
+
 // serveLogged serves the site and records the path of every request
 // (what a query loads, whatever the browser's timing APIs report).
 func (ks *knownSite) serveLogged(b *testing.B) (base string, taken func() []string) {
@@ -162,22 +177,30 @@ type knownRun struct {
 type knownFigures struct {
 	kwS1, kwMRR, pasteS1       float64
 	kwCount, bytesQ, bytesCold float64
-	ms                         float64
+	ms, msKeywords, msPaste    float64 // median engine time: all queries, by kind
+	// the same under sameError (records that raise the same error with
+	// other values count as the answer)
+	kwS1Same, kwMRRSame, pasteS1Same float64
+}
+
+// rankOf is the rank (1-10) of the first URL right answers, or 0.
+func rankOf(urls []string, right func(string) bool) int {
+	for j, u := range urls {
+		if j < 10 && right(u) {
+			return j + 1
+		}
+	}
+	return 0
 }
 
 func (ks *knownSite) score(runs []knownRun) knownFigures {
 	var f knownFigures
-	var counts, bytesQ, ms []float64
+	var counts, bytesQ, ms, msKw, msPaste []float64
 	nkw, np := 0, 0
 	for i, q := range ks.queries {
 		r := runs[i]
-		rank := 0
-		for j, u := range r.URLs {
-			if j < 10 && ks.right(u, q) {
-				rank = j + 1
-				break
-			}
-		}
+		rank := rankOf(r.URLs, func(u string) bool { return ks.right(u, q) })
+		same := rankOf(r.URLs, func(u string) bool { return ks.sameError(u, q) })
 		b := 0
 		for _, u := range r.Files {
 			if pu, err := url.Parse(u); err == nil {
@@ -192,27 +215,42 @@ func (ks *knownSite) score(runs []knownRun) knownFigures {
 		ms = append(ms, r.MS)
 		if q.Kind == "keywords" {
 			nkw++
+			msKw = append(msKw, r.MS)
 			counts = append(counts, float64(r.Count))
-			if rank == 1 {
-				f.kwS1++
-			}
-			if rank > 0 {
-				f.kwMRR += 1 / float64(rank)
-			}
+			f.kwS1 += at1(rank)
+			f.kwMRR += reciprocal(rank)
+			f.kwS1Same += at1(same)
+			f.kwMRRSame += reciprocal(same)
 		} else {
 			np++
-			if rank == 1 {
-				f.pasteS1++
-			}
+			msPaste = append(msPaste, r.MS)
+			f.pasteS1 += at1(rank)
+			f.pasteS1Same += at1(same)
 		}
 	}
-	f.kwS1 /= float64(nkw)
-	f.kwMRR /= float64(nkw)
+	for _, x := range []*float64{&f.kwS1, &f.kwMRR, &f.kwS1Same, &f.kwMRRSame} {
+		*x /= float64(nkw)
+	}
 	f.pasteS1 /= float64(np)
+	f.pasteS1Same /= float64(np)
 	f.kwCount = median(counts)
 	f.bytesQ = median(bytesQ)
-	f.ms = median(ms)
+	f.ms, f.msKeywords, f.msPaste = median(ms), median(msKw), median(msPaste)
 	return f
+}
+
+func at1(rank int) float64 {
+	if rank == 1 {
+		return 1
+	}
+	return 0
+}
+
+func reciprocal(rank int) float64 {
+	if rank == 0 {
+		return 0
+	}
+	return 1 / float64(rank)
 }
 
 func median(xs []float64) float64 {
@@ -228,12 +266,18 @@ func (f knownFigures) report(b *testing.B, name string) {
 	b.ReportMetric(f.kwS1, "kw-success@1")
 	b.ReportMetric(f.kwMRR, "kw-MRR@10")
 	b.ReportMetric(f.pasteS1, "paste-success@1")
+	b.ReportMetric(f.kwMRRSame, "kw-MRR@10-same-error")
+	b.ReportMetric(f.pasteS1Same, "paste-success@1-same-error")
 	b.ReportMetric(f.kwCount, "kw-median-count")
 	b.ReportMetric(f.bytesQ, "gzip-B/query")
 	b.ReportMetric(f.bytesCold, "gzip-B/cold-first")
 	b.ReportMetric(f.ms, "ms/query")
-	b.Logf("%s: keywords success@1 %.3f, MRR@10 %.3f, median count %.0f; paste success@1 %.3f; gzip bytes per query %.0f (median; cold first query with page %.0f); engine time %.1f ms (median)",
-		name, f.kwS1, f.kwMRR, f.kwCount, f.pasteS1, f.bytesQ, f.bytesCold, f.ms)
+	b.Logf("%s: keywords success@1 %.3f, MRR@10 %.3f, median count %.0f; paste success@1 %.3f; "+
+		"same error: keywords success@1 %.3f, MRR@10 %.3f, paste success@1 %.3f; "+
+		"gzip bytes per query %.0f (median; cold first query with page %.0f); "+
+		"engine time, median: %.1f ms (keywords %.1f, pastes %.1f)",
+		name, f.kwS1, f.kwMRR, f.kwCount, f.pasteS1, f.kwS1Same, f.kwMRRSame, f.pasteS1Same,
+		f.bytesQ, f.bytesCold, f.ms, f.msKeywords, f.msPaste)
 }
 
 // knownMisses writes the queries whose target was not first, for reading.
@@ -248,7 +292,11 @@ func (ks *knownSite) misses(b *testing.B, name string, runs []knownRun) {
 		if len(r.URLs) > 0 && ks.right(r.URLs[0], q) {
 			continue
 		}
-		fmt.Fprintf(&buf, "%s %q (count %d)\n  want %q\n", q.Kind, q.Text, r.Count, q.Target)
+		same := ""
+		if len(r.URLs) > 0 && ks.sameError(r.URLs[0], q) {
+			same = " [first is the same error]"
+		}
+		fmt.Fprintf(&buf, "%s %q (count %d)%s\n  want %q\n", q.Kind, q.Text, r.Count, same, q.Target)
 		for j, u := range r.URLs {
 			if j < 3 {
 				fmt.Fprintf(&buf, "  got  %q (%s)\n", ks.msgOf[u], u)
@@ -296,11 +344,16 @@ func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 	settled := `(function(){var a=document.querySelector('[data-search-app]');return a&&!a.hasAttribute('aria-busy')&&/^(results|empty)$/.test(a.getAttribute('data-state'))})()`
 	browsertest.WaitFor(b, ctx, `window.ErrdocsSearch && document.querySelector('[data-search-app]')`, 30*time.Second)
 	browsertest.Eval[bool](b, ctx, `performance.setResourceTimingBufferSize(100000), true`)
+	// Every engine call the page makes is recorded, to be replayed for
+	// the engine's time once the query's files are loaded.
+	browsertest.Eval[bool](b, ctx, `(function(){var s=ErrdocsSearch.search;window.__calls=[];
+		ErrdocsSearch.search=function(q,o){window.__calls.push([q,o]);return s.apply(this,arguments)};return true})()`)
 	runs := make([]knownRun, len(ks.queries))
 	for i, q := range ks.queries {
 		if i > 0 {
 			browsertest.Eval[bool](b, ctx, `performance.clearResourceTimings(), true`)
 		}
+		browsertest.Eval[bool](b, ctx, `(window.__calls=[], true)`)
 		qj, _ := json.Marshal(q.Raw)
 		if q.Kind == "paste" {
 			browsertest.Eval[bool](b, ctx, `(function(){var i=document.getElementById('search-q');i.value='';i.focus();
@@ -316,20 +369,20 @@ func (ks *knownSite) runErrdocs(b *testing.B) []knownRun {
 		if os.Getenv("ERRDOCS_KNOWN_DEBUG") != "" {
 			b.Logf("query %d: %d files %v", i, len(runs[i].Files), runs[i].Files)
 		}
-		// the engine's own time for the same query, its files now loaded
-		tj, _ := json.Marshal(q.Text)
-		runs[i].MS = browsertest.Eval[float64](b, ctx, `(function(){var t0=performance.now();
-			return ErrdocsSearch.search(`+string(tj)+`,{limit:20}).then(function(){return performance.now()-t0})})()`)
+		// the engine's own time for the calls the page made, their files
+		// now loaded (the median of three replays)
+		runs[i].MS = browsertest.Eval[float64](b, ctx, `(async function(){var cs=window.__calls.slice(), ts=[];
+			for (var r = 0; r < 3; r++) { var t0=performance.now();
+				for (var j = 0; j < cs.length; j++) await ErrdocsSearch.search(cs[j][0], cs[j][1]);
+				ts.push(performance.now()-t0); }
+			return ts.sort(function(a,b){return a-b})[1]})()`)
 		taken() // files of that timing run: not the next query's
 	}
 	return runs
 }
 
 func (ks *knownSite) runPagefind(b *testing.B) []knownRun {
-	bin := filepath.Join(qualityRoot(b), "node_modules", ".bin", "pagefind")
-	if _, err := os.Stat(bin); err != nil {
-		browsertest.Require(b, "pagefind (npm ci)", "")
-	}
+	bin := testtools.Pagefind(b)
 	// Pagefind indexes the record pages (not listings, which repeat
 	// their messages), each page's main element, as its docs advise.
 	pf := filepath.Join(filepath.Dir(ks.site), "pfsite")

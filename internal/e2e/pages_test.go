@@ -163,7 +163,7 @@ func TestRecordPage(t *testing.T) {
 	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	setViewport(t, ctx, 1280, 900)
+	browsertest.Viewport(t, ctx, 1280, 900)
 	browsertest.Navigate(t, ctx, file)
 
 	t.Run("copy", func(t *testing.T) { checkCopy(t, ctx, rec) })
@@ -190,22 +190,6 @@ func TestRecordPage(t *testing.T) {
 	t.Run("home", func(t *testing.T) { checkHome(t, ctx, site, len(recs)) })
 	t.Run("weight", func(t *testing.T) { checkWeight(t, site) })
 	t.Run("screenshots", func(t *testing.T) { screenshots(t, ctx, site, rec) })
-}
-
-func setViewport(t *testing.T, ctx context.Context, w, h int64) {
-	t.Helper()
-	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: w, Height: h, DeviceScaleFactor: 1, Mobile: w < 600}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func setScheme(t *testing.T, ctx context.Context, scheme string) {
-	t.Helper()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // checkCopy clicks each code block's copy button and compares the
@@ -356,7 +340,7 @@ func checkUpstream(t *testing.T, ctx context.Context, rec record.Record) {
 // first frame after the reload is already dark (no flash of light) while
 // the system says light; auto follows the system again.
 func checkTheme(t *testing.T, ctx context.Context, file string) {
-	setScheme(t, ctx, "light")
+	browsertest.ColorScheme(t, ctx, "light")
 	browsertest.Navigate(t, ctx, file)
 	browsertest.Eval[bool](t, ctx, `(localStorage.removeItem("errdocs:theme"), true)`)
 	browsertest.Navigate(t, ctx, file)
@@ -402,9 +386,9 @@ func checkTheme(t *testing.T, ctx context.Context, file string) {
 	if err := chromedp.Do(browsertest.Timeout(t, ctx, 10*time.Second), chromedp.Click(chromedp.CSS(`.theme-toggle`))); err != nil {
 		t.Fatal(err)
 	}
-	setScheme(t, ctx, "dark")
+	browsertest.ColorScheme(t, ctx, "dark")
 	browsertest.WaitFor(t, ctx, `getComputedStyle(document.body).backgroundColor === `+jsString(darkBG), 5*time.Second)
-	setScheme(t, ctx, "light")
+	browsertest.ColorScheme(t, ctx, "light")
 	if browsertest.Eval[string](t, ctx, `localStorage.getItem("errdocs:theme")||"auto"`) != "auto" {
 		t.Error("auto is not remembered as auto")
 	}
@@ -417,13 +401,13 @@ func checkPrint(t *testing.T, ctx context.Context, file string) {
 	browsertest.Navigate(t, ctx, file)
 	// A long line, as real excerpts hold.
 	browsertest.Eval[bool](t, ctx, `(function(){var b=document.querySelector("main .checklist input");if(b&&!b.checked)b.click();return true})()`)
-	setViewport(t, ctx, 700, 900) // about an A4 page's printable width at 96 dpi
+	browsertest.Viewport(t, ctx, 700, 900) // about an A4 page's printable width at 96 dpi
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
 		chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""})
-		setViewport(t, ctx, 1280, 900)
+		browsertest.Viewport(t, ctx, 1280, 900)
 	}()
 	wide := browsertest.Eval[[]string](t, ctx, `(function(){var w=document.documentElement.clientWidth, out=[];
 		document.querySelectorAll("main pre").forEach(function(p){ if(p.scrollWidth>p.clientWidth+1||p.getBoundingClientRect().right>w+1) out.push(p.textContent.slice(0,60)) });
@@ -452,8 +436,8 @@ func checkPrint(t *testing.T, ctx context.Context, file string) {
 // checkPhone: at 390×844 the metadata uses two columns and the raising
 // line is within the first two screens.
 func checkPhone(t *testing.T, ctx context.Context, file string, rec record.Record) {
-	setViewport(t, ctx, 390, 844)
-	defer setViewport(t, ctx, 1280, 900)
+	browsertest.Viewport(t, ctx, 390, 844)
+	defer browsertest.Viewport(t, ctx, 1280, 900)
 	browsertest.Navigate(t, ctx, file)
 	cols := browsertest.Eval[int](t, ctx, `getComputedStyle(document.querySelector("dl.meta")).gridTemplateColumns.split(" ").length`)
 	if cols != 2 {
@@ -479,7 +463,7 @@ func checkPhone(t *testing.T, ctx context.Context, file string, rec record.Recor
 func checkHome(t *testing.T, ctx context.Context, site string, records int) {
 	home := "file://" + filepath.ToSlash(site) + "/index.html"
 	for _, size := range []struct{ w, h int64 }{{1280, 900}, {390, 844}} {
-		setViewport(t, ctx, size.w, size.h)
+		browsertest.Viewport(t, ctx, size.w, size.h)
 		browsertest.Navigate(t, ctx, home)
 		got := browsertest.Eval[[]string](t, ctx, `[(document.querySelector("main .intro")||{}).textContent||"",
 			(document.querySelector('meta[name=description]')||{}).content||"",
@@ -496,7 +480,7 @@ func checkHome(t *testing.T, ctx context.Context, site string, records int) {
 			}
 		}
 	}
-	setViewport(t, ctx, 1280, 900)
+	browsertest.Viewport(t, ctx, 1280, 900)
 	msg := "ValueError: invalid literal for int() with base 10"
 	if err := chromedp.Do(browsertest.Timeout(t, ctx, 10*time.Second), chromedp.SendKeys(chromedp.CSS(`#home-q`), msg)); err != nil {
 		t.Fatal(err)
@@ -570,33 +554,22 @@ func screenshots(t *testing.T, ctx context.Context, site string, rec record.Reco
 		name string
 		w, h int64
 	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
-		setViewport(t, ctx, size.w, size.h)
+		browsertest.Viewport(t, ctx, size.w, size.h)
 		for _, scheme := range []string{"light", "dark"} {
-			setScheme(t, ctx, scheme)
+			browsertest.ColorScheme(t, ctx, scheme)
 			for _, s := range shots {
 				browsertest.Navigate(t, ctx, s.url)
 				browsertest.Eval[bool](t, ctx, `(localStorage.removeItem("errdocs:theme"), true)`)
 				browsertest.Navigate(t, ctx, s.url)
-				save(t, ctx, filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", s.name, size.name, scheme)))
+				browsertest.Screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", s.name, size.name, scheme)))
 				if s.name == "record" && size.name == "phone" {
 					browsertest.Eval[bool](t, ctx, `(document.querySelector("mark.hll").scrollIntoView({block:"center"}), true)`)
-					save(t, ctx, filepath.Join(dir, fmt.Sprintf("%s-%s-%s-excerpt.png", s.name, size.name, scheme)))
+					browsertest.Screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("%s-%s-%s-excerpt.png", s.name, size.name, scheme)))
 				}
 			}
 		}
 	}
-	setViewport(t, ctx, 1280, 900)
-	setScheme(t, ctx, "light")
+	browsertest.Viewport(t, ctx, 1280, 900)
+	browsertest.ColorScheme(t, ctx, "light")
 	t.Logf("screenshots in %s", dir)
-}
-
-func save(t *testing.T, ctx context.Context, file string) {
-	t.Helper()
-	b, err := chromedp.Run(browsertest.Timeout(t, ctx, 30*time.Second), chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", file, err)
-	}
-	if err := os.WriteFile(file, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

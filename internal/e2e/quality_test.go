@@ -42,34 +42,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // --- fixtures shared by the quality tests ---------------------------------
-
-// qualityRoot is the module root: the nearest folder above the working
-// folder that holds go.mod.
-func qualityRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working folder")
-		}
-		dir = parent
-	}
-}
 
 // qualityFixture computes a value once for the whole test binary; a failure
 // is reported to every test that asks for it.
@@ -140,7 +120,7 @@ func qualityBuild(name, src string, extra ...string) (string, error) {
 // qualityContentSite is content/ built as the README says.
 func qualityContentSite(t testing.TB) string {
 	t.Helper()
-	root := qualityRoot(t)
+	root := testtools.ModuleRoot(t)
 	return qualityContentOut.get(t, func() (string, error) {
 		return qualityBuild("content", filepath.Join(root, "content"))
 	})
@@ -150,7 +130,7 @@ func qualityContentSite(t testing.TB) string {
 // gencorpus command built once.
 func qualityGenerated(t testing.TB) string {
 	t.Helper()
-	root := qualityRoot(t)
+	root := testtools.ModuleRoot(t)
 	bin := qualityGencorpusBin.get(t, func() (string, error) {
 		dir, err := qualityTemp("gencorpus")
 		if err != nil {
@@ -238,11 +218,7 @@ func qualityVNU(t *testing.T, targets ...string) []qualityVNUMessage {
 	t.Helper()
 	java, _ := exec.LookPath("java")
 	browsertest.Require(t, "java (a JRE, for the Nu HTML checker)", java)
-	jar := filepath.Join(qualityRoot(t), "node_modules", "vnu-jar", "build", "dist", "vnu.jar")
-	if _, err := os.Stat(jar); err != nil {
-		jar = ""
-	}
-	browsertest.Require(t, "vnu-jar (run npm ci at the module root)", jar)
+	jar := testtools.VNUJar(t)
 	args := append([]string{"-jar", jar, "--errors-only", "--format", "json", "--stdout", "--skip-non-html"}, targets...)
 	cmd := exec.Command(java, args...)
 	var stdout, stderr bytes.Buffer
@@ -322,11 +298,7 @@ func TestQualityValidHTML(t *testing.T) {
 // installed (except under CI=true).
 func qualityAxe(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(qualityRoot(t), "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		browsertest.Require(t, "axe-core (run npm ci at the module root)", "")
-	}
-	return string(b)
+	return testtools.Axe(t)
 }
 
 // qualitySettled is true once the search page shows the outcome of its
@@ -357,10 +329,7 @@ func TestQualityAccessible(t *testing.T) {
 		}
 	}
 	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		for _, p := range pages {
 			browsertest.Navigate(t, ctx, base+p)
 			if got := browsertest.Eval[bool](t, ctx, `matchMedia("(prefers-color-scheme: `+scheme+`)").matches`); !got {
@@ -374,11 +343,7 @@ func TestQualityAccessible(t *testing.T) {
 					t.Errorf("/%s: search shows %q with %d results, want results", p, state, n)
 				}
 			}
-			browsertest.Eval[bool](t, ctx, axe+";true")
-			v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-				.then(r => r.violations.map(v => v.id + " [" + v.impact + "] " + v.help + " (" + v.nodes.length + " nodes): " +
-					v.nodes.slice(0, 8).map(n => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.replace(/\s+/g, " ") : "")).join(" | ")))`)
-			for _, s := range v {
+			for _, s := range browsertest.AxeViolations(t, ctx, axe) {
 				t.Errorf("/%s, %s scheme: %s", p, scheme, s)
 			}
 		}
@@ -639,7 +604,7 @@ func qualityCheckSizes(t *testing.T, sc qualitySiteCheck, recordPages []string) 
 
 func TestQualityLinksAndSizes(t *testing.T) {
 	t.Run("content", func(t *testing.T) {
-		root := qualityRoot(t)
+		root := testtools.ModuleRoot(t)
 		site := qualityContentSite(t)
 		recs, err := loadRecords(filepath.Join(root, "content"))
 		if err != nil {
@@ -806,7 +771,7 @@ func qhPay(k, f int) string {
 // record.
 func qhData(t testing.TB) []qhRecord {
 	t.Helper()
-	root := qualityRoot(t)
+	root := testtools.ModuleRoot(t)
 	qhOnce.Do(func() {
 		b, err := os.ReadFile(filepath.Join(root, "content", "repos", "jax-ml", "jax.json"))
 		if err != nil {
@@ -1336,7 +1301,7 @@ func TestQualityAtomicBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 3000 records: skipped in -short mode")
 	}
-	root := qualityRoot(t)
+	root := testtools.ModuleRoot(t)
 	data := qualityGenerated(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")

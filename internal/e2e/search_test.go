@@ -28,7 +28,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -43,16 +42,8 @@ import (
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/browsertest"
 	"github.com/errdocs/errdocs/internal/corpus"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
-
-// moduleRoot is the repository root, from this file's location.
-func moduleRoot(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
 
 // harnessPage is the template data of the harness site's search page: the
 // methods the real render.Page offers to templates.
@@ -115,7 +106,7 @@ var harnessDocs = []mockDoc{
 // buildHarness writes the harness site into a temp folder and returns it.
 func buildHarness(t *testing.T, indexFile bool, extra int) string {
 	t.Helper()
-	root := moduleRoot(t)
+	root := testtools.ModuleRoot(t)
 	dir := t.TempDir()
 	tmpl, err := template.ParseFiles(filepath.Join(root, "internal/e2e/testdata/layout.html"), filepath.Join(root, "templates/search.html"))
 	if err != nil {
@@ -436,7 +427,7 @@ func TestSearchUI(t *testing.T) {
 // source: no eval, no code from strings, no HTML from strings, and no
 // RegExp built at run time (a record's pattern must never reach one).
 func TestScriptsAvoidUnsafeAPIs(t *testing.T) {
-	root := moduleRoot(t)
+	root := testtools.ModuleRoot(t)
 	for _, name := range []string{"ui.js", "pattern.js"} {
 		b, err := os.ReadFile(filepath.Join(root, "static/search", name))
 		if err != nil {
@@ -456,7 +447,7 @@ func TestScriptsAvoidUnsafeAPIs(t *testing.T) {
 // package does (html/template) and checks it is well-formed XML with the
 // search URL template, absolute with a base URL and relative without.
 func TestOpenSearchTemplate(t *testing.T) {
-	root := moduleRoot(t)
+	root := testtools.ModuleRoot(t)
 	tmpl, err := template.ParseFiles(filepath.Join(root, "templates/opensearch.xml"))
 	if err != nil {
 		t.Fatal(err)
@@ -501,7 +492,7 @@ type realSite struct {
 
 func buildRealSite(t *testing.T) *realSite {
 	t.Helper()
-	root := moduleRoot(t)
+	root := testtools.ModuleRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "static/search/engine.js")); err != nil {
 		t.Skip("static/search/engine.js does not exist yet: the real-site search test needs the engine")
 	}
@@ -642,19 +633,28 @@ func TestRealSite(t *testing.T) {
 	s := buildRealSite(t)
 	target, pasted := pasteTarget(t, s.records)
 	t.Logf("paste target %s (%s): pattern %q, pasted %q", target.ID, target.Path(), target.MessagePattern, pasted)
-	for _, mode := range []struct {
-		name      string
-		indexFile bool
-		base      func() string
-	}{
-		{"http", false, func() string { return browsertest.Serve(t, s.httpDir) }},
-		{"file", true, func() string { return "file://" + filepath.ToSlash(s.bundleDir) + "/" }},
-	} {
+	for _, mode := range s.modes(t) {
 		t.Run(mode.name, func(t *testing.T) {
-			base := mode.base()
-			searchFlow(t, ui{t, ctx}, base, mode.indexFile, target, pasted)
-			familySearch(t, ui{t, ctx}, base, mode.indexFile, s.records, target.BackgroundTag)
+			searchFlow(t, ui{t, ctx}, mode.base, mode.indexFile, target, pasted)
+			familySearch(t, ui{t, ctx}, mode.base, mode.indexFile, s.records, target.BackgroundTag)
 		})
+	}
+}
+
+// siteMode is one way a reader opens the real site: over HTTP, or the
+// offline bundle from file:// (whose links name index.html files).
+type siteMode struct {
+	name      string
+	indexFile bool
+	base      string // the site's root URL, with a trailing slash
+}
+
+// modes serves the site over loopback HTTP until the test ends and
+// returns both ways to open it.
+func (s *realSite) modes(t *testing.T) []siteMode {
+	return []siteMode{
+		{"http", false, browsertest.Serve(t, s.httpDir)},
+		{"file", true, "file://" + filepath.ToSlash(s.bundleDir) + "/"},
 	}
 }
 
@@ -798,7 +798,7 @@ func (d dirWriter) WriteFile(rel string, data []byte) error {
 // It isolates the search from the rest of the build.
 func buildEngineSite(t *testing.T, rs []record.Record, indexFile bool) string {
 	t.Helper()
-	root := moduleRoot(t)
+	root := testtools.ModuleRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "static/search/engine.js")); err != nil {
 		t.Skip("static/search/engine.js does not exist yet")
 	}
@@ -863,17 +863,10 @@ func TestEngineSearch(t *testing.T) {
 // TestSearchPageAccessibility runs axe-core (WCAG 2.1 A and AA rules) on
 // the search page with results, filters and the paste badge showing.
 func TestSearchPageAccessibility(t *testing.T) {
-	root := moduleRoot(t)
-	axe, err := os.ReadFile(filepath.Join(root, "node_modules/axe-core/axe.min.js"))
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("axe-core is required under CI: %v (npm ci installs it)", err)
-		}
-		t.Skipf("axe-core not installed (%v): run npm ci to run this test", err)
-	}
+	axe := testtools.Axe(t)
 	ctx := browsertest.New(t)
 	dir := buildHarness(t, false, 30)
-	if err := os.WriteFile(filepath.Join(dir, "axe.min.js"), axe, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "axe.min.js"), []byte(axe), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	u := ui{t, ctx}

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -21,39 +20,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // view sets the tab's viewport and colour scheme.
 func view(t *testing.T, ctx context.Context, w, h int64, scheme string) {
 	t.Helper()
-	opts := []chromedp.EmulateViewportOption{}
-	if w < 600 {
-		opts = append(opts, chromedp.EmulateMobile)
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func screenshot(t *testing.T, ctx context.Context, path string) {
-	t.Helper()
-	png, err := chromedp.Run(browsertest.Timeout(t, ctx, 20*time.Second), chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Viewport(t, ctx, w, h)
+	browsertest.ColorScheme(t, ctx, scheme)
 }
 
 func press(t *testing.T, ctx context.Context, key string, opts ...chromedp.KeyOption) {
@@ -74,11 +53,7 @@ func typeKeys(t *testing.T, ctx context.Context, s string) {
 // runAxe runs axe-core's WCAG 2.1 A and AA rules on the page as it is.
 func runAxe(t *testing.T, ctx context.Context, axe, where string) {
 	t.Helper()
-	browsertest.Eval[bool](t, ctx, axe+";true")
-	v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-		.then(r => r.violations.map(v => v.id + " [" + v.impact + "] " + v.help + ": " +
-			v.nodes.slice(0, 6).map(n => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.replace(/\s+/g, " ") : "")).join(" | ")))`)
-	for _, s := range v {
+	for _, s := range browsertest.AxeViolations(t, ctx, axe) {
 		t.Errorf("%s: axe %s", where, s)
 	}
 }
@@ -126,16 +101,9 @@ func TestSearchEverywhere(t *testing.T) {
 	target, pasted := pasteTarget(t, s.records)
 	shots := browsertest.ScreenshotDir(t)
 	t.Logf("screenshots in %s", shots)
-	for _, mode := range []struct {
-		name      string
-		indexFile bool
-		base      func() string
-	}{
-		{"http", false, func() string { return browsertest.Serve(t, s.httpDir) }},
-		{"file", true, func() string { return "file://" + filepath.ToSlash(s.bundleDir) + "/" }},
-	} {
+	for _, mode := range s.modes(t) {
 		t.Run(mode.name, func(t *testing.T) {
-			base := mode.base()
+			base := mode.base
 			u := ui{t, ctx}
 			view(t, ctx, 1280, 900, "light")
 			headerBox(t, u, base, mode.indexFile, target)
@@ -199,7 +167,11 @@ func headerBox(t *testing.T, u ui, base string, indexFile bool, target record.Re
 	words := strings.Fields(target.ErrorMessage)
 	query := strings.Join(words[:min(3, len(words))], " ")
 	typeKeys(t, ctx, query)
-	u.wait(`document.querySelectorAll('#site-q-list [role=option]').length > 1 && !document.getElementById('site-q-list').hidden`)
+	// The list shows each keystroke's results in turn: wait for the whole
+	// query's ("All results for “query”"), not the first letter's.
+	qj, _ := json.Marshal("“" + query + "”")
+	u.wait(`document.querySelectorAll('#site-q-list [role=option]').length > 1 && !document.getElementById('site-q-list').hidden && ` +
+		`document.getElementById('site-q-list').textContent.indexOf(` + string(qj) + `) >= 0`)
 	st := headerList(t, ctx)
 	if len(st.Options) < 2 || len(st.Options) > 9 || !strings.HasPrefix(st.Options[len(st.Options)-1], "ALL:All results") {
 		t.Fatalf("header list for %q: %q", query, st.Options)
@@ -319,7 +291,7 @@ func firstScreen(t *testing.T, u ui, base string, indexFile bool, target record.
 				t.Errorf("%s, typed %q: the first result's title ends at %.0f px, below the first screen (%.0f px)", scheme, query, b, h)
 			}
 			markContrast(t, u, scheme)
-			screenshot(t, u.ctx, shots+"-search-typed-"+c.name+"-"+scheme+".png")
+			browsertest.Screenshot(t, u.ctx, shots+"-search-typed-"+c.name+"-"+scheme+".png")
 			u.navigate(search)
 			u.paste(trace)
 			u.wait(`document.querySelector('#results li.exact')`)
@@ -334,7 +306,7 @@ func firstScreen(t *testing.T, u ui, base string, indexFile bool, target record.
 			if q := regexp.MustCompile(`“([^”]*)”`).FindStringSubmatch(status); q == nil || len([]rune(q[1])) > 81 {
 				t.Errorf("the status line quotes the query at length: %q", status)
 			}
-			screenshot(t, u.ctx, shots+"-search-pasted-"+c.name+"-"+scheme+".png")
+			browsertest.Screenshot(t, u.ctx, shots+"-search-pasted-"+c.name+"-"+scheme+".png")
 		}
 	}
 }
@@ -448,10 +420,7 @@ func layoutShift(t *testing.T, u ui, base, word string) {
 // headerBoxLooks opens the header list on a record page at both sizes and
 // schemes, takes screenshots, and runs axe-core with the list open.
 func headerBoxLooks(t *testing.T, u ui, base string, target record.Record, shots string) {
-	axe, err := os.ReadFile(filepath.Join(moduleRoot(t), "node_modules/axe-core/axe.min.js"))
-	if err != nil {
-		browsertest.Require(t, "axe-core (run npm ci at the module root)", "")
-	}
+	axe := testtools.Axe(t)
 	defer view(t, u.ctx, 1280, 900, "light")
 	words := strings.Fields(target.ErrorMessage)
 	query := strings.Join(words[:min(2, len(words))], " ")
@@ -464,8 +433,8 @@ func headerBoxLooks(t *testing.T, u ui, base string, target record.Record, shots
 			u.wait(`document.querySelectorAll('#site-q-list [role=option]').length > 1 && !document.getElementById('site-q-list').hidden`)
 			press(t, u.ctx, kb.ArrowDown)
 			press(t, u.ctx, kb.ArrowDown)
-			screenshot(t, u.ctx, fmt.Sprintf("%s-record-header-list-%dx%d-%s.png", shots, c[0], c[1], scheme))
-			runAxe(t, u.ctx, string(axe), fmt.Sprintf("record page, header list open, %dx%d %s", c[0], c[1], scheme))
+			browsertest.Screenshot(t, u.ctx, fmt.Sprintf("%s-record-header-list-%dx%d-%s.png", shots, c[0], c[1], scheme))
+			runAxe(t, u.ctx, axe, fmt.Sprintf("record page, header list open, %dx%d %s", c[0], c[1], scheme))
 		}
 	}
 }

@@ -39,6 +39,9 @@ type Query struct {
 	// TargetPattern is its messagePattern: a record with the same
 	// pattern is the same error with other values, as right an answer.
 	TargetPattern string
+	// TargetSkeleton is Skeleton of the target: a record with the same
+	// skeleton is the same error as far as its message tells.
+	TargetSkeleton string
 }
 
 // stop holds the English words people leave out of a remembered message
@@ -120,26 +123,7 @@ func Paste(rng *rand.Rand, r *record.Record) (raw string) {
 // matched with other values, keeping the result only if the pattern still
 // matches it.
 func refill(rng *rand.Rand, msg, expr string) string {
-	if expr == "" {
-		return msg
-	}
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || re.Op != syntax.OpConcat {
-		return msg
-	}
-	for i, sub := range re.Sub {
-		switch sub.Op {
-		case syntax.OpLiteral, syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine,
-			syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
-			continue
-		}
-		re.Sub[i] = &syntax.Regexp{Op: syntax.OpCapture, Sub: []*syntax.Regexp{sub}, Cap: i + 1, Flags: sub.Flags}
-	}
-	cre, err := regexp.Compile(re.String())
-	if err != nil {
-		return msg
-	}
-	loc := cre.FindStringSubmatchIndex(msg)
+	loc := variableSpans(msg, expr)
 	if loc == nil {
 		return msg
 	}
@@ -162,6 +146,61 @@ func refill(rng *rand.Rand, msg, expr string) string {
 		}
 	}
 	return msg
+}
+
+// variableSpans matches msg with expr, each top-level part of expr that
+// is not a literal made a capture group: the submatch indexes (as
+// regexp's FindStringSubmatchIndex; -1 pairs for the literal parts), or
+// nil when expr is empty, not a concatenation, or does not match msg.
+func variableSpans(msg, expr string) []int {
+	if expr == "" {
+		return nil
+	}
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat {
+		return nil
+	}
+	for i, sub := range re.Sub {
+		switch sub.Op {
+		case syntax.OpLiteral, syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+			continue
+		}
+		re.Sub[i] = &syntax.Regexp{Op: syntax.OpCapture, Sub: []*syntax.Regexp{sub}, Cap: i + 1, Flags: sub.Flags}
+	}
+	cre, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil
+	}
+	return cre.FindStringSubmatchIndex(msg)
+}
+
+// Skeleton is what a message says apart from its values: its words
+// (lowercase letters) outside the spans its messagePattern leaves
+// variable, each such span one "*". Two records with the same skeleton
+// raise the same error with other values ("segment * not found"); from
+// the message alone a person cannot tell which of them they hold, so
+// the benchmark counts either as the answer.
+func Skeleton(msg, expr string) string {
+	var parts []string
+	words := func(s string) {
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			parts = append(parts, w)
+		}
+	}
+	loc := variableSpans(msg, expr)
+	at := 0
+	for g := 1; 2*g+1 < len(loc); g++ {
+		st, e := loc[2*g], loc[2*g+1]
+		if st < at || st < 0 {
+			continue
+		}
+		words(msg[at:st])
+		parts = append(parts, "*")
+		at = e
+	}
+	words(msg[at:])
+	return strings.Join(parts, " ")
 }
 
 func otherValue(rng *rand.Rand, old string) string {
@@ -214,13 +253,15 @@ func Make(recs []record.Record, n int, seed uint64) []Query {
 		r := &recs[rng.IntN(len(recs))]
 		if kw < n {
 			if q := Keywords(rng, r.ErrorMessage); q != "" {
-				qs = append(qs, Query{Kind: "keywords", Text: q, Raw: q, Target: r.ErrorMessage, TargetPattern: r.MessagePattern})
+				qs = append(qs, Query{Kind: "keywords", Text: q, Raw: q, Target: r.ErrorMessage, TargetPattern: r.MessagePattern,
+					TargetSkeleton: Skeleton(r.ErrorMessage, r.MessagePattern)})
 				kw++
 			}
 		}
 		if ps < n {
 			raw := Paste(rng, r)
-			qs = append(qs, Query{Kind: "paste", Text: Flatten(raw), Raw: raw, Target: r.ErrorMessage, TargetPattern: r.MessagePattern})
+			qs = append(qs, Query{Kind: "paste", Text: Flatten(raw), Raw: raw, Target: r.ErrorMessage, TargetPattern: r.MessagePattern,
+				TargetSkeleton: Skeleton(r.ErrorMessage, r.MessagePattern)})
 			ps++
 		}
 	}

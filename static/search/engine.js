@@ -612,7 +612,12 @@
         top.push(orNode(kids));
       });
       if (!top.length) return null;
-      return plan.mode === "all" ? andNode(top) : orNode(top, Math.floor((top.length + 1) / 2));
+      if (plan.mode !== "all") return orNode(top, Math.floor((top.length + 1) / 2));
+      var all = andNode(top), msg = messageNode(plan, opts);
+      if (!msg) return all;
+      var both = orNode([all, msg]);
+      both.all = all;
+      return both;
     }
     plan.clauses.forEach(function (c) {
       top.push(orNode(c.toks.map(function (t) { return termNode(c.field, t, opts); })));
@@ -620,6 +625,25 @@
     if (plan.prefixWord) top = top.concat(prefixNodes(plan.prefixWord));
     if (!top.length) return null;
     return orNode(top);
+  }
+
+  // Beside the conjunction of the words (in any field), the conjunction of
+  // the words in the message alone: as the top disjunction's coord halves
+  // the score of a record whose message lacks one of the words, the
+  // records a person means when typing words of an error come first.
+  // (Go twin: buildWords's messageClauses.)
+  function messageNode(plan, opts) {
+    var mi = -1, kids = [];
+    manifest.fields.forEach(function (f, fi) { if (f.name === "errorMessage") mi = fi; });
+    if (mi < 0) return null;
+    for (var i = 0; i < plan.words.length; i++) {
+      var wd = plan.words[i], ks = [];
+      wd.clauses.forEach(function (c) { if (c.field === mi) c.toks.forEach(function (t) { ks.push(termNode(mi, t, opts)); }); });
+      if (wd.prefix) ks.push(prefixNodes(plan.prefixWord)[mi]);
+      if (!ks.length) return null;
+      kids.push(orNode(ks));
+    }
+    return kids.length ? andNode(kids) : null;
   }
 
   // bleve orders a disjunction's children by Count() (doc frequency, a
@@ -1342,10 +1366,11 @@
         if (plan.words) {
           // a doc outside the top k may miss a word: count apart
           list = list.filter(function (x) { return x.lb >= 0; });
-          return countMatches(tree, leaves, s.C, filter).then(function (n) {
+          var words = tree.all || tree;
+          return countMatches(words, leaves, s.C, filter).then(function (n) {
             var exact = n !== null;
             var total = exact ? n : list.length;
-            if (!exact && tree.children.length === 1) leaves.forEach(function (lf) { if (lf.df > total) total = lf.df; });
+            if (!exact && words.children.length === 1) leaves.forEach(function (lf) { if (lf.df > total) total = lf.df; });
             if (!exact && filter) total = Math.min(total, filter.reduce(function (a, b) { return a + b; }, 0));
             return { list: list, total: Math.max(total, list.length), totalExact: exact, leaves: leaves };
           });
@@ -1367,7 +1392,9 @@
   // the other leaves; null when that needs more than COUNT_DOCS
   // candidates or COUNT_FILES files not yet loaded (then the count is a
   // lower bound).
-  var COUNT_DOCS = 3000, COUNT_FILES = 4;
+  // COUNT_CELLS bounds candidates × leaves: a long paste's tree has
+  // hundreds of leaves, each candidate looked up in every one.
+  var COUNT_DOCS = 3000, COUNT_FILES = 4, COUNT_CELLS = 120000;
   function leavesOf(node, out) {
     if (node.leaf) out.push(node); else node.children.forEach(function (c) { leavesOf(c, out); });
     return out;
@@ -1418,7 +1445,7 @@
     var candLeaves = [];
     words.slice(0, need).forEach(function (w) { leavesOf(w, candLeaves); });
     var sum = candLeaves.reduce(function (a, lf) { return a + lf.df; }, 0);
-    if (sum > COUNT_DOCS) return Promise.resolve(null);
+    if (sum > COUNT_DOCS || sum * leaves.length > COUNT_CELLS) return Promise.resolve(null);
     var files = 0;
     function load(keys) {
       keys = keys.filter(function (k, i) { return !(k in store) && keys.indexOf(k) === i; });
@@ -1497,22 +1524,33 @@
     (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
     return n;
   }
-  // The candidates whose pattern matches raw, most specific first (then
-  // in the order of rank, a map doc -> rank of the text results).
+  // How much of a record's message a paste holds: the share of the
+  // message's words (values included) that are words of the paste. Of
+  // several records whose pattern matches, the one whose own example
+  // values the paste repeats is the likelier answer.
+  function fit(message, pasteWords) {
+    var ws = A.terms("errdocs_ident", message || ""), n = 0;
+    for (var i = 0; i < ws.length; i++) if (pasteWords.has(ws[i])) n++;
+    return ws.length ? n / ws.length : 0;
+  }
+  // The candidates whose pattern matches raw: those whose message the
+  // paste holds most of first, then the most specific, then in the order
+  // of rank (a map doc -> rank of the text results).
   function patternMatches(raw, filter, rank) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
+    var pasteWords = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
     return patternCandidates(raw, filter).then(function (nums) {
       return docsByNumber(nums, true).then(function (docs) {
         var hit = [];
         nums.forEach(function (n, i) {
           var prog = docs[i] && docs[i].pattern, ok = false;
           try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
-          if (ok) hit.push({ doc: n, spec: specificity(prog) });
+          if (ok) hit.push({ doc: n, spec: specificity(prog), fit: fit(docs[i].title, pasteWords) });
         });
         hit.sort(function (a, b) {
           var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
-          return b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+          return b.fit - a.fit || b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
         });
         return hit;
       });
@@ -1642,6 +1680,10 @@
     if (t.end !== text.length || Array.from(t.term).length >= manifest.options.minPrefix) return "";
     return t.term;
   }
+  function endsInStopWord(text) {
+    var w = lastWord(text);
+    return !!w && !A.terms("en", w).length;
+  }
   function someTermStartsWith(p) {
     var i = shardIndex(p);
     if (i + 1 < manifest.shards.length && manifest.shards[i + 1].slice(0, p.length) === p) return Promise.resolve(true);
@@ -1652,11 +1694,47 @@
     });
   }
 
+  // ---------- the error in a paste ----------
+  // A pasted error comes with what its runtime prints around it: a
+  // traceback's header and frames, a goroutine dump, "at" lines, a
+  // thread or terminate line. Their words ("main", "line", "file",
+  // "goroutine", "call") are in many records and say nothing of the
+  // error, so the words of a paste's text query come from its other
+  // lines. (Its patterns still run on the whole paste.)
+  var DROP_LINE = [
+    /^Traceback \(most recent call last\):?$/, // Python
+    /^File ".*", line \d+/, // a Python frame
+    /^at .*(\(.*\)|:\d+)$/, // Java, JavaScript, C# frames
+    /^\.\.\. \d+ (more|common frames omitted)$/, // Java
+    /^thread '.*' panicked at \S+$/, // Rust (the message on the next line)
+    /^note: run with `RUST_BACKTRACE/, // Rust
+    /^terminate called after throwing an instance of '[^']*'$/, // C++
+    /^\[?[\w.$/-]+\.(go|rs|py|js|ts|java|c|cc|cpp|rb):\d+(:\d+)?\]?( \+0x[0-9a-f]+)?$/ // a bare file:line
+  ];
+  // Lines from these on are a stack dump.
+  var STACK_START = [/^goroutine \d+ \[[^\]]*\]:$/, /^stack backtrace:$/, /^Stack trace:$/i];
+  var PREFIX = /^(panic: |Uncaught (\(in promise\) )?|Exception in thread "[^"]*" |Caused by: |what\(\):\s*|fatal error: )/;
+  function errorText(raw) {
+    var lines = String(raw).slice(0, 20000).split(/\r?\n/), out = [], python = false;
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i], t = line.trim();
+      if (!t) continue;
+      if (STACK_START.some(function (re) { return re.test(t); })) break;
+      if (/^Traceback \(most recent call last\)/.test(t)) python = true;
+      // inside a Python traceback, indented lines are frames and their code
+      if (python && /^\s/.test(line)) continue;
+      if (DROP_LINE.some(function (re) { return re.test(t); })) continue;
+      out.push(t.replace(PREFIX, ""));
+    }
+    return out.join(" ").trim();
+  }
+
   function search(query, o) {
     o = o || {};
     var limit = o.limit > 0 ? Math.floor(o.limit) : 10, offset = o.offset > 0 ? Math.floor(o.offset) : 0;
     var k = limit + offset;
     var text = String(query == null ? "" : query);
+    if (o.paste != null) text = errorText(o.paste) || text;
     var prefix = o.prefix !== false;
     var fuzzy = o.fuzzy === undefined ? "auto" : o.fuzzy;
     var filter = null;
@@ -1665,8 +1743,8 @@
     }).then(function (f) {
       filter = f;
       var out = [], seen = new Set(), head = null;
-      function run(mode, fz, kk) {
-        return runQuery(text, { prefix: prefix, fuzzy: fz, mode: mode }, kk, filter);
+      function run(mode, fz, kk, pfx) {
+        return runQuery(text, { prefix: pfx === undefined ? prefix : pfx, fuzzy: fz, mode: mode }, kk, filter);
       }
       if (o.mode !== undefined) {
         // one query form (the parity tests ask for each)
@@ -1678,6 +1756,12 @@
       }
       var first = o.paste != null ? "most" : "all";
       return run(first, false, k).then(function (r) {
+        // A last word that is a whole stop word ("retry after") counts
+        // while typed only as the start of a longer word; when no record
+        // has one, it is taken as the stop word it is (left out).
+        if (first === "all" && prefix && (!r || !r.total) && endsInStopWord(text)) return run(first, false, k, false);
+        return r;
+      }).then(function (r) {
         head = r;
         if (o.paste == null) return r;
         // a pasted error: the records whose pattern matches it first
@@ -1693,10 +1777,13 @@
         });
       }).then(function (r) {
         merge(out, seen, r, first, k);
-        if (out.length >= k) return null;
+        // A paste's words are its error's: records holding fewer than
+        // most of them are no answer unless nothing else is (and a paste
+        // is no misspelling: no fuzzy fallback).
+        if (out.length >= k || o.paste != null && out.length) return null;
         return run("", false, k + out.length).then(function (r2) { merge(out, seen, r2, "some", k); });
       }).then(function () {
-        if (out.length >= k || fuzzy === false) return null;
+        if (out.length >= k || fuzzy === false || o.paste != null) return null;
         return run("", true, k + out.length).then(function (r3) { merge(out, seen, r3, "fuzzy", k); });
       }).then(function () {
         return { head: head, out: out, fuzzy: out.some(function (e) { return e.group === "fuzzy"; }) };
@@ -1802,6 +1889,7 @@
     search: search,
     analyze: analyze,
     docs: docs,
+    errorText: errorText,
     docsByNumber: function (nums, patterns) { return ready().then(function () { return docsByNumber(nums, patterns); }); },
     facets: facets,
     bytesLoaded: function () { return bytes; },

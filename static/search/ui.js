@@ -14,11 +14,13 @@
 // Record text is untrusted: everything here is built with DOM APIs and
 // textContent, never parsed as HTML.
 //
-// Paste an error: when the query looks like a message (several words, or it
-// was pasted), the top PASTE_CANDIDATES text results are checked with
-// ErrdocsPattern (a linear-time VM over each record's compiled
-// messagePattern, see pattern.js) against the raw text as pasted, and the
-// records whose pattern matches move to the top, marked "exact match".
+// Paste an error: a pasted query, or a typed one of PASTE_WORDS words or
+// more (a search link with a message in it), is searched as a paste: the
+// engine puts first the records whose messagePattern matches the raw text
+// (ErrdocsPattern, a linear-time VM, see pattern.js), then those holding
+// most of its words. Results of a query that looks like a message
+// (MESSAGE_WORDS words) are also checked here, and those whose pattern
+// matches move to the top, marked "exact match".
 // Only the first MAX_QUERY characters of a paste are kept (box, URL and
 // search alike): a megabyte pasted by mistake must not freeze the tab.
 (function () {
@@ -26,10 +28,11 @@
 
   var PAGE = 20;
   var MAX_SHOWN = 500;
-  var PASTE_CANDIDATES = 50;
   var DEBOUNCE_MS = 120;
   // A query is treated as a pasted message from this many words on.
   var MESSAGE_WORDS = 3;
+  // A typed query is searched as a paste from this many words on.
+  var PASTE_WORDS = 6;
   // The text searched (and kept in the box and the URL) is cut here: a
   // pasted traceback can be long, and its words beyond this add cost, not
   // precision. The box's maxlength says the same.
@@ -545,14 +548,16 @@
     // says so; with filters, one result beyond the page tells (it can cost
     // another doc data file).
     var byTotal = !hasFilters(s);
-    var limit = Math.max(byTotal ? s.shown : s.shown + 1, pasted ? PASTE_CANDIDATES : 0);
-    var raw = paste && paste.flat === s.q ? paste.raw : s.q;
+    var limit = byTotal ? s.shown : s.shown + 1;
+    var pastedNow = !!(paste && paste.flat === s.q);
+    var raw = pastedNow ? paste.raw : s.q;
+    var asPaste = !!s.q.trim() && (pastedNow || words(s.q).length >= PASTE_WORDS);
     var res;
     return engineReady.then(function () {
       return s.filters.repo.length ? facetsReady : null;
     }).then(function () {
       return window.ErrdocsSearch.search(engineText(s.q), { filters: engineFilters(s), limit: limit, offset: 0, patterns: pasted,
-        paste: paste && paste.flat === s.q ? raw : undefined });
+        paste: asPaste ? raw : undefined });
     }).then(function (r) {
       if (my !== generation) return;
       res = r || { total: 0, results: [] };

@@ -5,11 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/corpus"
+	"github.com/errdocs/errdocs/internal/testtools"
 
 	"github.com/errdocs/errdocs/generator/index"
 )
@@ -34,11 +34,7 @@ func (m memWriter) WriteFile(rel string, data []byte) error {
 }
 
 func moduleRoot(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	return testtools.ModuleRoot(t)
 }
 
 func genRecords(n int, seed int64) []record.Record {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/record"
@@ -34,16 +35,20 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 		byID[recs[i].ID] = &recs[i]
 	}
 	type variant struct {
-		name   string
-		model  string
-		boosts map[string]float64
+		name      string
+		model     string
+		boosts    map[string]float64
+		wordsOnly bool
+		mostMsg   bool
 	}
 	variants := []variant{
-		{"tfidf", "", nil}, // what the engine mirrors: the message's boost 5
-		{"bm25", "bm25", nil},
-		{"tfidf-message3", "", map[string]float64{"errorMessage": 3}}, // the boost before
-		{"tfidf-message8", "", map[string]float64{"errorMessage": 8}},
-		{"tfidf-prose0.5", "", map[string]float64{"documentation": 0.5, "solutions": 0.5, "preventionTips": 0.4}},
+		{"tfidf", "", nil, false, false},           // what the engine mirrors: the message's boost 5, the message clause
+		{"tfidf-words-only", "", nil, true, false}, // before the message clause
+		{"tfidf-most-message", "", nil, false, true},
+		{"tfidf-message3", "", map[string]float64{"errorMessage": 3}, false, false},
+		{"bm25", "bm25", nil, false, false},
+		{"tfidf-message8", "", map[string]float64{"errorMessage": 8}, false, false},
+		{"tfidf-prose0.5", "", map[string]float64{"documentation": 0.5, "solutions": 0.5, "preventionTips": 0.4}, false, false},
 	}
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
@@ -75,7 +80,7 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := 0; i < b.N; i++ {
-				var s1, mrr, count, p1 float64
+				var s1, mrr, count, p1, mrrSame, p1Same, ceiling float64
 				var counts []float64
 				nk, np := 0, 0
 				for _, q := range qs {
@@ -83,7 +88,7 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 					if q.Kind == "paste" {
 						mode = ModeMost
 					}
-					bq, err := BuildQuery(m, text, QueryOptions{Mode: mode, Prefix: q.Kind != "paste"})
+					bq, err := BuildQuery(m, text, QueryOptions{Mode: mode, Prefix: q.Kind != "paste", WordsOnly: v.wordsOnly, MostMessage: v.mostMsg})
 					if err != nil || bq == nil {
 						continue
 					}
@@ -93,12 +98,14 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					rank := 0
+					rank, same := 0, 0
 					for j, h := range res.Hits {
 						r := byID[h.ID]
-						if r.ErrorMessage == q.Target || q.TargetPattern != "" && r.MessagePattern == q.TargetPattern {
+						if rank == 0 && (r.ErrorMessage == q.Target || q.TargetPattern != "" && r.MessagePattern == q.TargetPattern) {
 							rank = j + 1
-							break
+						}
+						if same == 0 && knownitem.Skeleton(r.ErrorMessage, r.MessagePattern) == q.TargetSkeleton {
+							same = j + 1
 						}
 					}
 					if q.Kind == "paste" {
@@ -106,9 +113,15 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 						if rank == 1 {
 							p1++
 						}
+						if same == 1 {
+							p1Same++
+						}
 						continue
 					}
 					nk++
+					if v.name == "tfidf" {
+						ceiling += tieCeiling(b, idx, m, text, byID)
+					}
 					counts = append(counts, float64(res.Total))
 					if rank == 1 {
 						s1++
@@ -116,15 +129,55 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 					if rank > 0 {
 						mrr += 1 / float64(rank)
 					}
+					if same > 0 {
+						mrrSame += 1 / float64(same)
+					}
 				}
 				count = medianOf(counts)
 				b.ReportMetric(s1/float64(nk), "kw-success@1")
 				b.ReportMetric(mrr/float64(nk), "kw-MRR@10")
 				b.ReportMetric(count, "kw-median-count")
 				b.ReportMetric(p1/float64(np), "paste-text-success@1")
+				b.ReportMetric(mrrSame/float64(nk), "kw-MRR@10-same-error")
+				b.ReportMetric(p1Same/float64(np), "paste-text-success@1-same-error")
+				if ceiling > 0 {
+					b.ReportMetric(ceiling/float64(nk), "kw-MRR@10-same-error-ceiling")
+				}
 			}
 		})
 	}
+}
+
+// tieCeiling is the MRR@10 a ranker reaches on a keyword query when it
+// sees only whether the message holds every word: the records whose
+// message does fall into g groups of the same error (knownitem.Skeleton),
+// the target's group among them, in an order it cannot tell; its
+// expected reciprocal rank is the sum of 1/i for i up to min(g, 10),
+// over g.
+func tieCeiling(b *testing.B, idx bleve.Index, m mapping.IndexMapping, text string, byID map[string]*record.Record) float64 {
+	ws := words(m, text)
+	q, err := messageClauses(m, ws, LastWord(m, text), text, QueryOptions{Mode: ModeAll, Prefix: true})
+	if err != nil || q == nil {
+		return 0
+	}
+	res, err := idx.Search(bleve.NewSearchRequestOptions(q, 100000, 0, false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	groups := map[string]bool{}
+	for _, h := range res.Hits {
+		r := byID[h.ID]
+		groups[knownitem.Skeleton(r.ErrorMessage, r.MessagePattern)] = true
+	}
+	g := len(groups)
+	if g == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := 1; i <= min(g, 10); i++ {
+		sum += 1 / float64(i)
+	}
+	return sum / float64(g)
 }
 
 func medianOf(xs []float64) float64 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/index"
@@ -95,5 +96,99 @@ func TestPastePatternFirst(t *testing.T) {
 	// would not show anything if it did not
 	if rs := resp.Queries[2].Results; len(rs) > 0 && rs[0].ID == target.ID {
 		t.Errorf("the text ranking alone puts the target first: the fixture does not test pattern keys")
+	}
+}
+
+// A paste's text query takes its words from the error's lines, not from
+// the stack dump its runtime printed around it: records that hold the
+// dump's words ("goroutine", "main", "running", file names) do not come
+// before the record of the error.
+func TestPasteFramesIgnored(t *testing.T) {
+	recs := genRecords(1500, 6)
+	target := &recs[0]
+	target.ErrorMessage = "frobnicator lattice overflowed at depth 3 of 7 while folding"
+	target.MessagePattern = ""
+	for i := 1; i <= 30; i++ {
+		r := &recs[i]
+		r.ErrorMessage = fmt.Sprintf("goroutine %d running main loop stopped: worker main.run exited in /srv/app/main.go", i)
+		r.MessagePattern = ""
+		r.Documentation += "\n\nThe goroutine running main.main in /srv/app/main.go and main.run in /srv/app/run.go exited; the index is rebuilt."
+	}
+	dir := t.TempDir()
+	ix, err := index.Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
+		t.Fatal(err)
+	}
+	raw := "panic: " + target.ErrorMessage + "\n\ngoroutine 1 [running]:\nmain.run(0x3)\n\t/srv/app/run.go:40 +0x1d\n" +
+		"main.main()\n\t/srv/app/main.go:12 +0x25\nexit status 2"
+	flat := strings.Join(strings.Fields(raw), " ")
+	queries := []map[string]interface{}{
+		{"q": flat, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": raw}},
+		// the whole paste's words, as a text query alone
+		{"q": flat, "opts": map[string]interface{}{"limit": 10, "mode": "most"}},
+	}
+	var resp struct {
+		Queries []struct {
+			Error   string
+			Results []struct{ ID string }
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+	if q := resp.Queries[0]; q.Error != "" || len(q.Results) == 0 || q.Results[0].ID != target.ID {
+		t.Errorf("paste: %+v, want %s first", q, target.ID)
+	}
+	if rs := resp.Queries[1].Results; len(rs) > 0 && rs[0].ID == target.ID {
+		t.Errorf("the dump's words do not outrank the target: the fixture does not test what a paste leaves out")
+	}
+}
+
+// Of two records whose patterns both match a paste, the one whose own
+// message the paste repeats (its values too) comes first, even when the
+// other's pattern pins more of the paste.
+func TestPastePatternFitFirst(t *testing.T) {
+	recs := genRecords(800, 8)
+	own, other := &recs[0], &recs[1]
+	own.ErrorMessage = "quuxing default frobdepth = 2 in lattice"
+	own.MessagePattern = `quuxing (\w+) (\w+) = (\d+) in lattice`
+	other.ErrorMessage = "quuxing default zorblen = 9 in lattice"
+	other.MessagePattern = `quuxing default (\w+) = (\d+) in lattice`
+	dir := t.TempDir()
+	ix, err := index.Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
+		t.Fatal(err)
+	}
+	for _, paste := range []string{"RuntimeError: quuxing default frobdepth = 2 in lattice", "quuxing default zorblen = 9 in lattice"} {
+		want := own.ID
+		if strings.Contains(paste, "zorblen") {
+			want = other.ID
+		}
+		queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
+		var resp struct {
+			Queries []struct {
+				Error   string
+				Results []struct{ ID, Group string }
+			}
+		}
+		runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+		rs := resp.Queries[0].Results
+		if len(rs) < 2 || rs[0].ID != want || rs[0].Group != "pattern" || rs[1].Group != "pattern" {
+			t.Errorf("%q: %+v, want %s first of two pattern matches", paste, rs, want)
+		}
 	}
 }

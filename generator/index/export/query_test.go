@@ -29,6 +29,12 @@ type QueryOptions struct {
 	// Filters restrict results: field (one of FilterFields) → accepted
 	// values; values of one field OR, fields AND. Filters never score.
 	Filters map[string][]string
+	// WordsOnly (ModeAll) leaves out the message clause (see BuildQuery):
+	// the query form before it, for the scoring benchmark.
+	WordsOnly bool
+	// MostMessage (ModeMost) adds the same minimum over the words in
+	// errorMessage alone (an experiment of the scoring benchmark).
+	MostMessage bool
 }
 
 // Query modes.
@@ -65,8 +71,12 @@ func MostMin(n int) int {
 // a disjunction, over the fields in order, of a term (or fuzzy) query per
 // token the field's query analyzer makes of the word, with the field's
 // boost; the last word, in Prefix mode, also holds the prefix queries of
-// ModeAny. ModeAll is the conjunction of the words' clauses, ModeMost their
-// disjunction with a minimum of MostMin(words).
+// ModeAny. ModeAll is a disjunction of two clauses: the conjunction of the
+// words' clauses, and the conjunction of the words in errorMessage alone
+// (each word's term queries there, the last word's prefix query there);
+// the disjunction's coord halves the score of a record whose message
+// lacks a word. ModeMost is the disjunction of the words' clauses with a
+// minimum of MostMin(words).
 //
 // Scoring is bleve's default TF-IDF with coord and queryNorm.
 func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
@@ -215,11 +225,69 @@ func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 		return nil, nil
 	}
 	if opts.Mode == ModeAll {
-		return query.NewConjunctionQuery(clauses), nil
+		all := query.NewConjunctionQuery(clauses)
+		if opts.WordsOnly {
+			return all, nil
+		}
+		msg, err := messageClauses(m, ws, last, text, opts)
+		if err != nil || msg == nil {
+			return all, err
+		}
+		top := query.NewDisjunctionQuery([]query.Query{all, msg})
+		top.SetMin(1)
+		return top, nil
 	}
 	top := query.NewDisjunctionQuery(clauses)
 	top.SetMin(float64(MostMin(len(clauses))))
-	return top, nil
+	if !opts.MostMessage {
+		return top, nil
+	}
+	msg, err := messageClauses(m, ws, last, text, opts)
+	if err != nil || msg == nil {
+		return top, err
+	}
+	mq := query.NewDisjunctionQuery(msg.(*query.ConjunctionQuery).Conjuncts)
+	mq.SetMin(float64(MostMin(len(clauses))))
+	both := query.NewDisjunctionQuery([]query.Query{top, mq})
+	both.SetMin(1)
+	return both, nil
+}
+
+// messageClauses is the conjunction over ws of each word's clause in
+// errorMessage alone (the last word with its prefix query there).
+func messageClauses(m mapping.IndexMapping, ws []word, last, text string, opts QueryOptions) (query.Query, error) {
+	var f index.Field
+	for _, x := range index.Fields {
+		if x.Name == "errorMessage" {
+			f = x
+		}
+	}
+	if f.Name == "" {
+		return nil, nil
+	}
+	var clauses []query.Query
+	for _, w := range ws {
+		kids, err := termQueries(m, f, w.text, opts)
+		if err != nil {
+			return nil, err
+		}
+		if last != "" && w.end == len(text) {
+			p := query.NewPrefixQuery(last)
+			p.SetField(f.Name)
+			p.SetBoost(f.Boost)
+			kids = append(kids, p)
+		}
+		if len(kids) == 0 {
+			return nil, nil
+		}
+		d := query.NewDisjunctionQuery(kids)
+		d.SetMin(1)
+		clauses = append(clauses, d)
+	}
+	if len(clauses) == 0 {
+		return nil, nil
+	}
+	return query.NewConjunctionQuery(clauses), nil
 }
 
 // LastWord is the type-ahead word: the last token of the unicode tokenizer,

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
 	"github.com/errdocs/errdocs/generator/markup/highlight"
 	"github.com/errdocs/errdocs/internal/browsertest"
+	"github.com/errdocs/errdocs/internal/testtools"
 )
 
 // TestBrowser renders highlighted code in headless Chromium and checks
@@ -19,10 +17,7 @@ import (
 // one line tall, and selecting the code does not select the line numbers
 // or the marker.
 func TestBrowser(t *testing.T) {
-	axe, err := os.ReadFile("../../../node_modules/axe-core/axe.min.js")
-	if err != nil {
-		browsertest.Require(t, "axe-core (node_modules/axe-core)", "")
-	}
+	axe := testtools.Axe(t)
 	s := seed(t)
 	h := newH(t, highlight.Options{MaxLineLen: 60})
 	var body strings.Builder
@@ -46,14 +41,9 @@ func TestBrowser(t *testing.T) {
 	ctx := browsertest.New(t)
 	base := browsertest.Serve(t, dir)
 	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.ColorScheme(t, ctx, scheme)
 		browsertest.Navigate(t, ctx, base)
-		browsertest.Eval[bool](t, ctx, string(axe)+";true")
-		v := browsertest.Eval[[]string](t, ctx, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-			.then(r => r.violations.map(v => v.id + " (" + v.nodes.length + "): " + v.nodes[0].target + " " + v.nodes[0].failureSummary))`)
+		v := browsertest.AxeViolations(t, ctx, axe)
 		if len(v) > 0 {
 			t.Errorf("%s scheme: %s", scheme, strings.Join(v, "\n"))
 		}

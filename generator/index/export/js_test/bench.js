@@ -8,8 +8,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const vm = require("vm");
-const zlib = require("zlib");
+const { context, recordLoads, gzipSize } = require("./load.js");
 
 const root = path.join(__dirname, "..", "..", "..", "..");
 const site = process.argv[2];
@@ -17,26 +16,8 @@ const queries = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const repeats = +(process.argv[4] || 5);
 const only = process.env.ONLY; // "cold" or "loaded"
 
-function fresh() {
-  const c = { console, Intl, TextEncoder, Promise, Map, Set, Math, Uint8Array, Int8Array, Int32Array, Uint16Array, Float32Array, Float64Array, Uint32Array, Array, Object, String, Number, JSON, Error, setTimeout };
-  c.globalThis = c;
-  vm.createContext(c);
-  for (const f of ["analyzer.js", "engine.js"]) {
-    const p = path.join(root, "static", "search", f);
-    vm.runInContext(fs.readFileSync(p, "utf8"), c, { filename: p });
-  }
-  const loaded = [];
-  c.ErrdocsSearch.setLoader((url, key) => new Promise((resolve, reject) => {
-    let data;
-    try { data = fs.readFileSync(url); } catch (e) { reject(e); return; }
-    vm.runInContext(data.toString("utf8"), c, { filename: url });
-    loaded.push({ key, raw: data.length, gz: zlib.gzipSync(data, { level: 9 }).length });
-    resolve(data.length);
-  }));
-  c.__loaded = loaded;
-  return c;
-}
-const engineGz = ["analyzer.js", "engine.js"].reduce((s, f) => s + zlib.gzipSync(fs.readFileSync(path.join(root, "static", "search", f)), { level: 9 }).length, 0);
+const fresh = () => recordLoads(context(root, ["analyzer.js", "engine.js"]));
+const engineGz = ["analyzer.js", "engine.js"].reduce((s, f) => s + gzipSize(fs.readFileSync(path.join(root, "static", "search", f))), 0);
 const med = (a) => { const s = a.slice().sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const p95 = (a) => { const s = a.slice().sort((x, y) => x - y); return s[Math.floor(s.length * 95 / 100)]; };
 

@@ -14,20 +14,11 @@
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
-const zlib = require("zlib");
+const { context, recordLoads, gzipSize } = require("./load.js");
 
 const req = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 
-function makeContext() {
-  const ctx = { console, Intl, TextEncoder, Promise, Map, Set, Math, Uint8Array, Int8Array, Float32Array, Uint32Array, Array, Object, String, Number, JSON, Error, setTimeout };
-  ctx.globalThis = ctx;
-  vm.createContext(ctx);
-  for (const f of ["analyzer.js", "engine.js", "pattern.js"]) {
-    const p = path.join(req.root, "static", "search", f);
-    vm.runInContext(fs.readFileSync(p, "utf8"), ctx, { filename: p });
-  }
-  return ctx;
-}
+const makeContext = () => context(req.root, ["analyzer.js", "engine.js", "pattern.js"]);
 
 // idOf maps a doc number to its record id through the id index (i/),
 // read once: results carry doc numbers, the tests compare record ids.
@@ -54,21 +45,9 @@ async function main() {
   if (req.queries) {
     const engineBytes = ["analyzer.js", "engine.js"].map((f) => {
       const b = fs.readFileSync(path.join(req.root, "static", "search", f));
-      return { raw: b.length, gz: zlib.gzipSync(b, { level: 9 }).length };
+      return { raw: b.length, gz: gzipSize(b) };
     });
-    const fresh = () => {
-      const c = makeContext();
-      const loaded = [];
-      c.ErrdocsSearch.setLoader((url, key) => new Promise((resolve, reject) => {
-        let data;
-        try { data = fs.readFileSync(url); } catch (e) { reject(e); return; }
-        vm.runInContext(data.toString("utf8"), c, { filename: url });
-        loaded.push({ key, raw: data.length, gz: zlib.gzipSync(data, { level: 9 }).length });
-        resolve(data.length);
-      }));
-      c.__loaded = loaded;
-      return c;
-    };
+    const fresh = () => recordLoads(makeContext());
     out.queries = [];
     ctx = fresh();
     await ctx.ErrdocsSearch.init(path.join(req.site, "search"));
