@@ -270,6 +270,9 @@ func (b *build) cache() error {
 		if b.gerr == nil {
 			b.out.Known(prev.prints)
 		}
+		// Before an early export keeps its files: the site's table is
+		// sized once.
+		b.out.Expect(len(b.prev.Entries))
 		close(b.known)
 	})
 	// A rebuild that changes a few records updates the search index and

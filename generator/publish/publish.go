@@ -299,8 +299,14 @@ func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
 func (s *Site) Expect(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.prints) == 0 && n > 0 {
-		s.prints = make(map[string]Fingerprint, n)
+	// The assets may be in already: a map grown file by file rehashes
+	// its whole table at each doubling.
+	if n > len(s.prints) {
+		prints := make(map[string]Fingerprint, n)
+		for rel, fp := range s.prints {
+			prints[rel] = fp
+		}
+		s.prints = prints
 	}
 }
 
