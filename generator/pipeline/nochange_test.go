@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/errdocs/errdocs"
 )
@@ -240,4 +241,25 @@ func TestNoChangeTrustsTheOutput(t *testing.T) {
 	other.Paths, other.CacheDir = []string{filepath.Join(s.in, "f1.json")}, filepath.Join(t.TempDir(), "cache")
 	runConfig(t, other)
 	s.wantFull(s.build(), "the site was replaced by another build")
+}
+
+// TestNoChangeRightAfterWriting: a dataset built at once after it was
+// written (its files younger than the racy margin) is stamped by that
+// build, which waits for them to settle first, so the next build takes
+// the fast path: the first no-change build after writing a dataset reads
+// nothing either.
+func TestNoChangeRightAfterWriting(t *testing.T) {
+	const files = 5
+	in, changed := writeYoungDataset(t, files)
+	dir := t.TempDir()
+	c := Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+		Templates: errdocs.Templates, Static: errdocs.Static}
+	first := runConfig(t, c)
+	if age := time.Since(changed); age > racyMargin {
+		t.Skipf("the first build ended %v after the dataset was written; the test wants it within %v", age, racyMargin)
+	}
+	if first.rep.NoChange || first.rep.Inputs.Read != files || first.rep.Inputs.Young != 0 {
+		t.Fatalf("first build: no change %v, %+v; want every file read, none too young to cache", first.rep.NoChange, first.rep.Inputs)
+	}
+	wantFastPath(t, runConfig(t, c), first)
 }
