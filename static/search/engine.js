@@ -612,11 +612,13 @@
         top.push(orNode(kids));
       });
       if (!top.length) return null;
-      if (plan.mode !== "all") return orNode(top, Math.floor((top.length + 1) / 2));
-      var all = andNode(top), msg = messageNode(plan, opts);
-      if (!msg) return all;
-      var both = orNode([all, msg]);
-      both.all = all;
+      var most = Math.floor((top.length + 1) / 2);
+      var words = plan.mode === "all" ? andNode(top) : orNode(top, most);
+      var msg = messageNode(plan, opts);
+      if (!msg) return words;
+      if (plan.mode !== "all") msg = orNode(msg.children, most);
+      var both = orNode([words, msg]);
+      both.words = words;
       return both;
     }
     plan.clauses.forEach(function (c) {
@@ -628,10 +630,11 @@
   }
 
   // Beside the conjunction of the words (in any field), the conjunction of
-  // the words in the message alone: as the top disjunction's coord halves
-  // the score of a record whose message lacks one of the words, the
-  // records a person means when typing words of an error come first.
-  // (Go twin: buildWords's messageClauses.)
+  // the words in the message alone (for "most", both with the minimum of
+  // words): as the top disjunction's coord halves the score of a record
+  // whose message lacks the words, the records a person means when typing
+  // or pasting words of an error come first. (Go twin: buildWords's
+  // messageClauses.)
   function messageNode(plan, opts) {
     var mi = -1, kids = [];
     manifest.fields.forEach(function (f, fi) { if (f.name === "errorMessage") mi = fi; });
@@ -1366,7 +1369,7 @@
         if (plan.words) {
           // a doc outside the top k may miss a word: count apart
           list = list.filter(function (x) { return x.lb >= 0; });
-          var words = tree.all || tree;
+          var words = tree.words || tree;
           return countMatches(words, leaves, s.C, filter).then(function (n) {
             var exact = n !== null;
             var total = exact ? n : list.length;
@@ -1700,7 +1703,7 @@
   // thread or terminate line. Their words ("main", "line", "file",
   // "goroutine", "call") are in many records and say nothing of the
   // error, so the words of a paste's text query come from its other
-  // lines. (Its patterns still run on the whole paste.)
+  // lines, each once. (Its patterns still run on the whole paste.)
   var DROP_LINE = [
     /^Traceback \(most recent call last\):?$/, // Python
     /^File ".*", line \d+/, // a Python frame
@@ -1726,7 +1729,14 @@
       if (DROP_LINE.some(function (re) { return re.test(t); })) continue;
       out.push(t.replace(PREFIX, ""));
     }
-    return out.join(" ").trim();
+    // a word said again (a log's repeated lines) adds work, not meaning
+    var seen = Object.create(null);
+    return out.join(" ").split(/\s+/).filter(function (w) {
+      var k = w.toLowerCase();
+      if (!w || seen[k]) return false;
+      seen[k] = true;
+      return true;
+    }).join(" ");
   }
 
   function search(query, o) {

@@ -39,16 +39,14 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 		model     string
 		boosts    map[string]float64
 		wordsOnly bool
-		mostMsg   bool
 	}
 	variants := []variant{
-		{"tfidf", "", nil, false, false},           // what the engine mirrors: the message's boost 5, the message clause
-		{"tfidf-words-only", "", nil, true, false}, // before the message clause
-		{"tfidf-most-message", "", nil, false, true},
-		{"tfidf-message3", "", map[string]float64{"errorMessage": 3}, false, false},
-		{"bm25", "bm25", nil, false, false},
-		{"tfidf-message8", "", map[string]float64{"errorMessage": 8}, false, false},
-		{"tfidf-prose0.5", "", map[string]float64{"documentation": 0.5, "solutions": 0.5, "preventionTips": 0.4}, false, false},
+		{"tfidf", "", nil, false},           // what the engine mirrors: the message's boost 5, the message clause
+		{"tfidf-words-only", "", nil, true}, // before the message clauses
+		{"tfidf-message3", "", map[string]float64{"errorMessage": 3}, false},
+		{"bm25", "bm25", nil, false},
+		{"tfidf-message8", "", map[string]float64{"errorMessage": 8}, false},
+		{"tfidf-prose0.5", "", map[string]float64{"documentation": 0.5, "solutions": 0.5, "preventionTips": 0.4}, false},
 	}
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
@@ -88,7 +86,7 @@ func BenchmarkKnownItemScoring(b *testing.B) {
 					if q.Kind == "paste" {
 						mode = ModeMost
 					}
-					bq, err := BuildQuery(m, text, QueryOptions{Mode: mode, Prefix: q.Kind != "paste", WordsOnly: v.wordsOnly, MostMessage: v.mostMsg})
+					bq, err := BuildQuery(m, text, QueryOptions{Mode: mode, Prefix: q.Kind != "paste", WordsOnly: v.wordsOnly})
 					if err != nil || bq == nil {
 						continue
 					}

@@ -48,7 +48,7 @@ func TestPastePatternFirst(t *testing.T) {
 	target.MessagePattern = `Cluster_LeastRequestLbConfig\.ChoiceCount must be >= 2, got: \S+`
 	for i := 1; i <= 40; i++ {
 		r := &recs[i]
-		r.ErrorMessage = fmt.Sprintf("cannot open /var/lib/app/data.db: database is locked (%d); got: /var/lib/app/data.db", i)
+		r.ErrorMessage = fmt.Sprintf("cannot open /var/lib/app/data.db: database is locked (%d); got: /var/lib/app/data.db, must be 2 or fewer", i)
 		r.MessagePattern = `cannot open \S+: database is locked \(\d+\)`
 		r.Documentation += "\n\nThe file /var/lib/app/data.db is locked: got /var/lib/app/data.db must be closed."
 	}

@@ -29,12 +29,9 @@ type QueryOptions struct {
 	// Filters restrict results: field (one of FilterFields) → accepted
 	// values; values of one field OR, fields AND. Filters never score.
 	Filters map[string][]string
-	// WordsOnly (ModeAll) leaves out the message clause (see BuildQuery):
-	// the query form before it, for the scoring benchmark.
+	// WordsOnly leaves out the message clause (see BuildQuery): the query
+	// form before it, for the scoring benchmark.
 	WordsOnly bool
-	// MostMessage (ModeMost) adds the same minimum over the words in
-	// errorMessage alone (an experiment of the scoring benchmark).
-	MostMessage bool
 }
 
 // Query modes.
@@ -75,8 +72,10 @@ func MostMin(n int) int {
 // words' clauses, and the conjunction of the words in errorMessage alone
 // (each word's term queries there, the last word's prefix query there);
 // the disjunction's coord halves the score of a record whose message
-// lacks a word. ModeMost is the disjunction of the words' clauses with a
-// minimum of MostMin(words).
+// lacks a word. ModeMost is likewise a disjunction of two clauses: the
+// disjunction of the words' clauses with a minimum of MostMin(words), and
+// the disjunction of the words in errorMessage alone with the same
+// minimum.
 //
 // Scoring is bleve's default TF-IDF with coord and queryNorm.
 func BuildQuery(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
@@ -239,7 +238,7 @@ func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Q
 	}
 	top := query.NewDisjunctionQuery(clauses)
 	top.SetMin(float64(MostMin(len(clauses))))
-	if !opts.MostMessage {
+	if opts.WordsOnly {
 		return top, nil
 	}
 	msg, err := messageClauses(m, ws, last, text, opts)

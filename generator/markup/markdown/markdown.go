@@ -92,8 +92,8 @@ func newParser() parser.Parser {
 
 // MaxInput is the most bytes of one Markdown text that are rendered; the
 // rest is cut with a visible marker. goldmark is quadratic on some inputs
-// (32 KiB of "*a_" or of ">" takes about a second, 150 KiB a minute), so an
-// unbounded field could stall a build. Real fields are a few KiB.
+// (runs of "*a_" or of ">"; BENCHMARKS.md, "Figures behind the code"), so
+// an unbounded field could stall a build. Real fields are a few KiB.
 const MaxInput = 32 << 10
 
 // Render converts Markdown to HTML.
