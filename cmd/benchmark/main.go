@@ -36,6 +36,8 @@ type options struct {
 	runs     int
 	hugo     bool
 	realCode bool
+	rebuilds int
+	bin      string
 	hugoBin  string
 	work     string
 	keep     bool
@@ -108,6 +110,8 @@ func main() {
 	fs.IntVar(&o.records, "records", 100000, "records in the generated dataset")
 	fs.Int64Var(&o.seed, "seed", 1, "generator seed")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each scenario (figures are medians)")
+	fs.IntVar(&o.rebuilds, "rebuilds", 0, "one cold build, then this many no-change and one-change rebuilds over it (and one removal); -runs is then ignored: for sizes whose cold build is too slow to repeat")
+	fs.StringVar(&o.bin, "bin", "", "time this errdocs `binary` (e.g. an earlier version's) instead of building one from this checkout")
 	fs.BoolVar(&o.realCode, "real-code", false, "records' source excerpts are real code from public repositories (internal/corpus/testdata/realcode.jsonl.gz), not generated")
 	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo ("+hugoVersion+", installed with go install under -work if -hugo-bin is not given)")
 	fs.StringVar(&o.hugoBin, "hugo-bin", "", "the hugo `binary` to compare with (default: "+hugoVersion+" installed under -work)")
@@ -156,9 +160,13 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 		return nil, err
 	}
 	bin := filepath.Join(work, "bin", "errdocs")
-	logf("building errdocs → %s", bin)
-	if out, err := goBuild(root, bin); err != nil {
-		return nil, fmt.Errorf("go build: %v\n%s", err, out)
+	if o.bin != "" {
+		bin = o.bin
+	} else {
+		logf("building errdocs → %s", bin)
+		if out, err := goBuild(root, bin); err != nil {
+			return nil, fmt.Errorf("go build: %v\n%s", err, out)
+		}
 	}
 
 	dataset, reused, err := ensureDataset(work, o.records, o.seed, o.realCode, logf)
@@ -179,8 +187,16 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 	res.Edited = editT.ID + " (" + editT.Path + ")"
 	var removeT *target
-	for i := 1; i <= o.runs; i++ {
-		if err := errdocsRun(res, bin, dataset, work, i, editT, removeTs, &removeT, o.keep, logf); err != nil {
+	if o.rebuilds > 0 {
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf}
+		if err := sr.rebuildsOnly(work, o.rebuilds, o.keep); err != nil {
+			return nil, err
+		}
+		res.Runs = o.rebuilds
+	}
+	for i := 1; i <= o.runs && o.rebuilds == 0; i++ {
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf}
+		if err := sr.run(work, i, o.keep); err != nil {
 			return nil, err
 		}
 	}
@@ -210,147 +226,6 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 	res.elapsed = time.Since(res.startedAt)
 	return res, nil
-}
-
-// errdocsRun does run i of the four errdocs scenarios in a fresh output
-// and cache folder.
-// The first run picks, among removeTs, the record to remove: the first
-// whose page the sitemap lists, so that its going can be checked.
-func errdocsRun(res *Results, bin, dataset, work string, i int, editT target, removeTs []target, chosen **target, keep bool, logf func(string, ...any)) error {
-	dir := filepath.Join(work, "runs", strconv.Itoa(i))
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	out := filepath.Join(dir, "site")
-	cache := filepath.Join(dir, "cache")
-	build := func() (Run, error) {
-		r, stdout, err := timed(dir, bin, "build", dataset, "--out", out, "--cache", cache, "--stats", "--base-url", baseURL)
-		if err != nil {
-			return r, err
-		}
-		r.Stages = parseStats(stdout)
-		r.Written, r.Unchanged = parseSummary(stdout)
-		r.ReadCache = readCacheLine(stdout)
-		return r, nil
-	}
-
-	logf("run %d: cold build", i)
-	cold, err := build()
-	if err != nil {
-		return err
-	}
-	res.Cold.Runs = append(res.Cold.Runs, cold)
-	logf("run %d: cold %.1f s", i, cold.Seconds)
-
-	before, err := snapshot(out)
-	if err != nil {
-		return err
-	}
-	nc, err := build()
-	if err != nil {
-		return err
-	}
-	after, err := snapshot(out)
-	if err != nil {
-		return err
-	}
-	ch := changed(before, after)
-	nc.FilesChanged, nc.Kinds, nc.Paths = len(ch), kinds(ch, ""), head(ch, 20)
-	res.NoChange.Runs = append(res.NoChange.Runs, nc)
-	logf("run %d: no-change %.1f s (sync before it %.1f s), %d files changed", i, nc.Seconds, nc.SyncSeconds, len(ch))
-
-	// One record's documentation changed.
-	ed, err := changeDoc(dataset, editT, fmt.Sprintf("Benchmark edit %d: this sentence was added to measure a one-record rebuild.", i))
-	if err != nil {
-		if ed != nil {
-			ed.restore()
-		}
-		return err
-	}
-	before = after
-	oc, err := build()
-	if rerr := ed.restore(); err == nil {
-		err = rerr
-	}
-	if err != nil {
-		return err
-	}
-	if after, err = snapshot(out); err != nil {
-		return err
-	}
-	ch = changed(before, after)
-	oc.FilesChanged, oc.Kinds, oc.Paths = len(ch), kinds(ch, editT.Path), head(ch, 40)
-	res.OneChange.Runs = append(res.OneChange.Runs, oc)
-	logf("run %d: one-change %.1f s (sync before it %.1f s), %d files changed (%s)", i, oc.Seconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
-
-	// Back to the original dataset (not timed), then one record removed.
-	if _, err := build(); err != nil {
-		return err
-	}
-	if before, err = snapshot(out); err != nil {
-		return err
-	}
-	if *chosen == nil {
-		*chosen = &removeTs[0]
-		for k := range removeTs {
-			if ok, err := inSitemaps(out, removeTs[k].Path); err != nil {
-				return err
-			} else if ok {
-				*chosen = &removeTs[k]
-				break
-			}
-		}
-	}
-	removeT := **chosen
-	sitemapBefore, err := inSitemaps(out, removeT.Path)
-	if err != nil {
-		return err
-	}
-	rm, err := removeRecord(dataset, removeT)
-	if err != nil {
-		if rm != nil {
-			rm.restore()
-		}
-		return err
-	}
-	or, err := build()
-	if rerr := rm.restore(); err == nil {
-		err = rerr
-	}
-	if err != nil {
-		return err
-	}
-	if after, err = snapshot(out); err != nil {
-		return err
-	}
-	ch = changed(before, after)
-	or.FilesChanged, or.Kinds, or.Paths = len(ch), kinds(ch, removeT.Path), head(ch, 40)
-	_, statErr := os.Stat(filepath.Join(out, filepath.FromSlash(removeT.Path), "index.html"))
-	pageGone := os.IsNotExist(statErr)
-	inSearch, err := containsAnywhere(filepath.Join(out, "search"), removeT.ID, removeT.Path)
-	if err != nil {
-		return err
-	}
-	searchGone := !inSearch
-	inSitemap, err := inSitemaps(out, removeT.Path)
-	if err != nil {
-		return err
-	}
-	or.PageGone, or.SearchGone = &pageGone, &searchGone
-	if sitemapBefore { // a thin page may never have been listed
-		sitemapGone := !inSitemap
-		or.SitemapGone = &sitemapGone
-	}
-	res.OneRemoved.Runs = append(res.OneRemoved.Runs, or)
-	logf("run %d: one-removed %.1f s, %d files changed; page gone %v, search gone %v, in sitemap before %v, after %v", i, or.Seconds, len(ch), pageGone, searchGone, sitemapBefore, inSitemap)
-
-	if !keep {
-		return os.RemoveAll(dir)
-	}
-	return nil
 }
 
 // inSitemaps says whether the sitemap files under out list the page.

@@ -20,7 +20,7 @@ import (
 type siteFlags struct {
 	out, cache, templates, rejects string
 	cpuprofile, memprofile         string
-	strict, stats, quiet           bool
+	strict, stats, quiet, verify   bool
 	site                           siteSettings
 }
 
@@ -32,6 +32,7 @@ func (f *siteFlags) register(fs *flag.FlagSet, defaultOut string) {
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit status 1) when any record is rejected, leaving the previous site untouched")
 	fs.BoolVar(&f.stats, "stats", false, "print where the time went, stage by stage")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	fs.BoolVar(&f.verify, "verify", false, "look at every output file, and rewrite those edited or deleted by hand (a build whose inputs, settings and templates did not change since the last one otherwise touches nothing and looks at no output file)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the build to `file`")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) at the end of the build to `file`")
 	f.site.register(fs)
@@ -57,7 +58,7 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 	}
 	c := pipeline.Config{
 		Paths: paths, Out: f.out, CacheDir: f.cache, Templates: tmpl, Static: static,
-		Strict: f.strict, RejectsFile: f.rejects,
+		Strict: f.strict, RejectsFile: f.rejects, Verify: f.verify,
 		Title: f.site.title, Description: f.site.description, BaseURL: f.site.baseURL, PerPage: f.site.perPage,
 		ReportURL: f.site.reportURL,
 		// Without a base URL the site is opened from disk or put on a host
@@ -165,6 +166,10 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 		fmt.Fprintf(w, "%-14s %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), share)
 	}
 	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
+	if rep.NoChange {
+		fmt.Fprintf(w, "no change: every input file (%d stat calls), the settings and the templates as the last build left them, and its site in place: nothing read, no output file looked at (--verify looks)\n",
+			rep.Inputs.Stats)
+	}
 	if rep.Cached > 0 {
 		fmt.Fprintf(w, "%d record files unchanged since cached: not read again; the manifest check hashed %d files\n", rep.Cached, rep.Hashed)
 	}

@@ -37,17 +37,19 @@ func TestRebuildOnlyWhatChanged(t *testing.T) {
 		recs = append(recs, variant(t, n, nil))
 	}
 	writeJSON(t, in, recs)
-	build := func() string {
+	build := func(flags ...string) string {
 		t.Helper()
-		code, stdout, stderr := runCLI(t, "build", in, "--out", out)
+		code, stdout, stderr := runCLI(t, append([]string{"build", in, "--out", out}, flags...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		return stdout
 	}
 	build()
-	// A page edited in the site by hand and another deleted: the rebuild
-	// (its input unchanged) puts both back as built.
+	// A page edited in the site by hand and another deleted: a rebuild
+	// with its input unchanged trusts the site and looks at no page (the
+	// no-change fast path, as make and Hugo do); one with --verify puts
+	// both back as built.
 	hand := "jax-ml/jax/" + recs[0].(map[string]any)["slug"].(string) + "/index.html"
 	lost := "jax-ml/jax/" + recs[1].(map[string]any)["slug"].(string) + "/index.html"
 	built, _ := os.ReadFile(filepath.Join(out, hand))
@@ -57,7 +59,13 @@ func TestRebuildOnlyWhatChanged(t *testing.T) {
 	if err := os.Remove(filepath.Join(out, lost)); err != nil {
 		t.Fatal(err)
 	}
-	build()
+	if sum := build(); !strings.Contains(sum, " 0 files written") {
+		t.Errorf("no-change rebuild wrote files: %s", sum)
+	}
+	if _, err := os.Stat(filepath.Join(out, lost)); err == nil {
+		t.Errorf("a no-change rebuild looked at the site's pages")
+	}
+	build("--verify")
 	if data, _ := os.ReadFile(filepath.Join(out, hand)); string(data) != string(built) {
 		t.Errorf("a page edited by hand in the site was not rebuilt")
 	}

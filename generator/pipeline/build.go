@@ -42,6 +42,11 @@ type Config struct {
 	ReportURL   string // record pages' "Report a problem" link template; "" for none
 	IndexFile   bool   // links name index.html (opened from disk)
 	Workers     int    // default: the number of cores
+	// Verify skips the no-change fast path: the build looks at every
+	// output file and rewrites those not as it wrote them (edited or
+	// deleted by hand), which a build whose inputs did not change does not
+	// notice otherwise.
+	Verify bool
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
@@ -52,6 +57,9 @@ type Config struct {
 	// each: a file that is not JSON, a rejected record, an unusable
 	// message pattern). Problems are reported; they do not stop the build.
 	Problem func(msg string)
+	// cacheProblem reports a cache that could not be read or saved (it
+	// only costs the next build time); default Problem.
+	cacheProblem func(msg string)
 }
 
 // Report says what a run did.
@@ -75,6 +83,13 @@ type Report struct {
 	Publish     string // how the site was published: new, unchanged, in place, swap
 	Bytes       int64
 	Stages      []Stage
+	// NoChange says the build took the no-change fast path: nothing it
+	// is made from changed since the last build, which it took at its
+	// word (the counts above are that build's; nothing was written).
+	NoChange bool
+	// OutputsLooked counts the previous site's files the build looked at
+	// (one lstat each) to know whether they are still as written.
+	OutputsLooked int
 }
 
 // Stage is the time one stage of the pipeline took.
@@ -118,6 +133,9 @@ func (c *Config) defaults() {
 	if c.Problem == nil {
 		c.Problem = func(string) {}
 	}
+	if c.cacheProblem == nil {
+		c.cacheProblem = c.Problem
+	}
 }
 
 // dataset is what the read and validate stages leave for the others.
@@ -156,247 +174,6 @@ func (ds *dataset) at(l loc) (int32, bool) {
 	}
 	i, ok := slices.BinarySearchFunc(ds.locs, l, loc.cmp)
 	return int32(i), ok
-}
-
-// load reads and validates every record, reporting problems as it goes.
-// With a read cache (rc, may be nil), files that did not change since they
-// were cached are not read: their records are taken from the cache.
-func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
-	ds := &dataset{fileID: map[string]int32{}}
-	set := validate.NewSet()
-	files := map[string]bool{}
-	rl := &rejectLog{w: rejects}
-
-	// Records are validated in batches on every core; the batches come back
-	// in read order, so uniqueness (first occurrence wins) and the site's
-	// record order stay deterministic. A file taken from the read cache is
-	// one batch, already done, in its place in the order.
-	type checked struct {
-		it       read.Item
-		id       string
-		problems []validate.Problem
-		sum      model.Summary
-		raw      [32]byte
-	}
-	type batch struct {
-		items  []checked
-		cached *cachedFile
-		path   string // of the cached file
-		done   chan struct{}
-	}
-	const batchSize = 256
-	queue := make(chan *batch, 4*c.Workers)
-	work := make(chan *batch, 4*c.Workers)
-	var wg sync.WaitGroup
-	for w := 0; w < c.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range work {
-				for k := range b.items {
-					ck := &b.items[k]
-					rec, problems := validate.Record(ck.it.Raw)
-					ck.id, ck.problems = rec.ID, problems
-					if len(problems) == 0 {
-						ck.sum = model.Summarize(&rec)
-					}
-					ck.raw = sha256.Sum256(ck.it.Raw)
-				}
-				close(b.done)
-			}
-		}()
-	}
-	// What was read of the file being read, to cache it once read whole
-	// (a file's records come together, in order).
-	var got *cachedFile
-	gotPath := ""
-	staged := func() {
-		if got != nil {
-			rc.stage(gotPath, got)
-			got = nil
-		}
-	}
-	var consumeErr error
-	consumed := make(chan struct{})
-	go func() {
-		defer close(consumed)
-		defer staged()
-		for b := range queue {
-			<-b.done
-			if consumeErr != nil {
-				continue
-			}
-			if f := b.cached; f != nil {
-				for k := range f.records {
-					r := &f.records[k]
-					src := record.Source{File: b.path, Index: r.index, Line: r.line}
-					var err error
-					if r.problems != nil {
-						err = ds.take(c, rep, set, rl, src, r.id, r.problems, nil, r.raw, r.rawJSON, false)
-					} else {
-						// The record's JSON is not at hand: should it be a
-						// duplicate now, the rejects file reads it again.
-						err = ds.take(c, rep, set, rl, src, r.sum.ID, nil, &r.sum, r.raw, nil, true)
-					}
-					if err != nil {
-						consumeErr = err
-						break
-					}
-				}
-				continue
-			}
-			for k := range b.items {
-				ck := &b.items[k]
-				if err := ds.take(c, rep, set, rl, ck.it.Source, ck.id, ck.problems, &ck.sum, ck.raw, ck.it.Raw, false); err != nil {
-					consumeErr = err
-					break
-				}
-				if rc != nil {
-					if got == nil || ck.it.Source.File != gotPath {
-						staged()
-						got, gotPath = &cachedFile{}, ck.it.Source.File
-					}
-					f := got
-					cr := cachedRecord{index: ck.it.Source.Index, line: ck.it.Source.Line, raw: ck.raw}
-					if len(ck.problems) > 0 {
-						cr.problems, cr.id, cr.rawJSON = ck.problems, ck.id, bytes.Clone(ck.it.Raw)
-					} else {
-						cr.sum = ck.sum
-					}
-					f.records = append(f.records, cr)
-					if v := ck.it.DatasetVersion; validate.UTCTime(v) && v > f.version {
-						f.version = v
-					}
-				}
-				ck.it.Raw = nil // let the file's buffer go
-			}
-		}
-	}()
-	cur := &batch{done: make(chan struct{})}
-	flush := func() {
-		if len(cur.items) > 0 {
-			queue <- cur
-			work <- cur
-			cur = &batch{done: make(chan struct{})}
-		}
-	}
-	opts := read.Options{}
-	if rc != nil {
-		opts.Cache = takeFunc{rc, func(path string, v read.Cached) error {
-			f := v.Value.(*cachedFile)
-			rep.Cached++
-			if len(f.records) > 0 {
-				files[path] = true
-			}
-			flush()
-			done := make(chan struct{})
-			close(done)
-			queue <- &batch{cached: f, path: path, done: done}
-			return nil
-		}}
-	}
-	extras, errs := opts.Read(c.Paths, func(it read.Item) error {
-		files[it.Source.File] = true
-		cur.items = append(cur.items, checked{it: it})
-		if len(cur.items) == batchSize {
-			flush()
-		}
-		return nil
-	})
-	flush()
-	close(work)
-	close(queue)
-	wg.Wait()
-	<-consumed
-	if consumeErr != nil {
-		rc.discard()
-		return nil, consumeErr
-	}
-	if err := rl.finish(); err != nil {
-		rc.discard()
-		return nil, err
-	}
-	for _, err := range errs {
-		rep.FileErrors++
-		c.Problem(err.Error())
-		if rl.w != nil {
-			if err := rl.write(read.Rejected(err)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if extras != nil {
-		rep.FilesFailed = extras.FilesFailed
-		if len(extras.Barren) > 0 {
-			rc.discard()
-			return nil, read.NothingRead(extras.Barren)
-		}
-	}
-	if rc != nil {
-		// A cache that cannot be saved only costs the next build time.
-		if err := rc.save(errs); err != nil {
-			c.Problem("read cache: " + err.Error())
-		}
-	}
-	if ds.unsorted {
-		ds.byLoc = make(map[loc]int32, len(ds.locs))
-		for i, l := range ds.locs {
-			ds.byLoc[l] = int32(i)
-		}
-	}
-	rep.Files = len(files)
-	rep.Inputs = rc.inputStats(extras)
-	if extras != nil {
-		rep.Hashed = extras.Hashed
-		ds.builder.AddRepoEntries(extras.Repos)
-		ds.builder.AddInfos(extras.Infos)
-	}
-	ds.extras = extras
-	return ds, nil
-}
-
-// takeFunc is a read cache with the build's own Take.
-type takeFunc struct {
-	*readCache
-	take func(string, read.Cached) error
-}
-
-func (t takeFunc) Take(path string, c read.Cached) error { return t.take(path, c) }
-
-// take adds one validated record to the dataset, or reports it rejected.
-// problems are the record's own (from validate.Record); sum is its summary
-// when it has none. rawJSON is the record as read, for the rejects file;
-// when it is not at hand (needRaw), the rejects file reads it again.
-func (ds *dataset) take(c *Config, rep *Report, set *validate.Set, rl *rejectLog, src record.Source, id string,
-	problems []validate.Problem, sum *model.Summary, raw [32]byte, rawJSON []byte, needRaw bool) error {
-	rep.Read++
-	if len(problems) == 0 {
-		problems = set.Add(src, &record.Record{ID: sum.ID, Repo: sum.Repo, Slug: sum.Slug})
-	}
-	if len(problems) > 0 {
-		rep.Rejected++
-		rj := validate.Reject{Source: src, ID: id, Problems: problems, Raw: rawJSON}
-		c.Problem(rj.Error())
-		return rl.add(rj, raw, needRaw)
-	}
-	fid, ok := ds.fileID[src.File]
-	if !ok {
-		fid = int32(len(ds.files))
-		ds.files = append(ds.files, src.File)
-		ds.fileID[src.File] = fid
-	}
-	ds.builder.Add(*sum)
-	l := loc{fid, int32(src.Index)}
-	if n := len(ds.locs); n > 0 && ds.locs[n-1].cmp(l) >= 0 {
-		ds.unsorted = true
-	}
-	ds.locs = append(ds.locs, l)
-	ds.raws = append(ds.raws, raw)
-	ds.ids = append(ds.ids, sum.ID)
-	if rep.Read%1000 == 0 {
-		c.Progress("read", rep.Read, 0)
-	}
-	return nil
 }
 
 // rejectLog writes the rejects file. A record taken from the read cache

@@ -521,22 +521,62 @@ var (
 	binErr  error
 )
 
-// binaryHash is the sha256 of the running errdocs binary, computed once.
+// binaryHash is the sha256 of the running errdocs binary, computed once
+// (or taken from the cache folder: see primeBinaryHash).
 func binaryHash() ([32]byte, error) {
-	binOnce.Do(func() {
-		exe, err := os.Executable()
-		if err != nil {
-			binErr = err
-			return
-		}
-		data, err := os.ReadFile(exe)
-		if err != nil {
-			binErr = err
-			return
-		}
-		binSum = sha256.Sum256(data)
-	})
+	binOnce.Do(func() { binSum, binErr = hashBinary("") })
 	return binSum, binErr
+}
+
+// primeBinaryHash makes binaryHash take the binary's hash from the cache
+// folder when the binary's identity is the one it was hashed with (the
+// read cache's rule for record files), and keep it there otherwise:
+// hashing a 40 MB binary is most of a build that changed nothing.
+func primeBinaryHash(cacheDir string) {
+	binOnce.Do(func() { binSum, binErr = hashBinary(filepath.Join(cacheDir, "nochange", "binary")) })
+}
+
+const (
+	binaryKind    = "binary"
+	binaryVersion = 1
+)
+
+// hashBinary hashes the running binary, or takes its hash from the file
+// at keep (when not "") made for its identity, and saves it there.
+func hashBinary(keep string) ([32]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return [32]byte{}, err
+	}
+	id, err := read.Identify([]string{exe})
+	if err != nil || len(id.Files) != 1 {
+		return [32]byte{}, errors.Join(err, errors.New("cannot identify the errdocs binary"))
+	}
+	head := binaryHead(id.Files[0])
+	if keep != "" {
+		if body, err := cachefile.ReadFile(keep, binaryKind, binaryVersion); err == nil && len(body) == len(head)+32 && bytes.HasPrefix(body, head) {
+			return [32]byte(body[len(head):]), nil
+		}
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	sum := sha256.Sum256(data)
+	if keep != "" && !racy(id.Files[0]) && os.MkdirAll(filepath.Dir(keep), 0o755) == nil {
+		// A hash that cannot be kept is only made again next time.
+		cachefile.WriteFile(keep, cachefile.Seal(append(append(cachefile.Begin(nil, binaryKind, binaryVersion), head...), sum[:]...)))
+	}
+	return sum, nil
+}
+
+// binaryHead is the identity of the binary a kept hash was made for.
+func binaryHead(id read.FileID) []byte {
+	b := cachefile.AppendString(nil, id.Path)
+	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	return b
 }
 
 // relatedCache keeps the model's related records (model.RelatedCache) in

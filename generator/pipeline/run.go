@@ -30,10 +30,43 @@ import (
 
 // Build runs the whole pipeline and publishes the site. On any error the
 // previous site is left as it was.
+//
+// A build whose inputs, settings and output are as the last successful
+// build left them takes the no-change fast path (see noChange) unless
+// c.Verify is set.
 func Build(ctx context.Context, c Config) (*Report, error) {
+	start := time.Now()
 	c.defaults()
-	b := &build{ctx: ctx, c: &c, rep: &Report{}}
-	b.timer = stageTimer{rep: b.rep, last: time.Now(), hook: c.StageDone}
+	primeBinaryHash(c.CacheDir)
+	nc := prepareNoChange(&c)
+	if rep, ok := nc.serve(&c, start); ok {
+		return rep, nil
+	}
+	nc.forget()
+	rep, err := buildOnce(ctx, c, nc, start)
+	if errors.Is(err, publish.ErrGone) && !c.Verify {
+		// The build trusted the site's files as the page cache noted them
+		// and one was deleted by hand: the previous site is untouched.
+		// Build again, looking at every file; the input's problems were
+		// reported already.
+		c.Verify, c.Problem = true, func(string) {}
+		nc = nc.again()
+		rep, err = buildOnce(ctx, c, nc, time.Now())
+	}
+	if err == nil {
+		// A stamp that cannot be saved only costs the next build time.
+		if serr := nc.save(c.Out, rep); serr != nil {
+			c.cacheProblem("no-change stamp: " + serr.Error())
+		}
+	}
+	return rep, err
+}
+
+// buildOnce runs the pipeline once.
+func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time) (*Report, error) {
+	nc.watch(&c)
+	b := &build{ctx: ctx, c: &c, rep: &Report{}, nc: nc}
+	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone}
 	err := b.run()
 	return b.rep, err
 }
@@ -46,13 +79,14 @@ type build struct {
 	c     *Config
 	rep   *Report
 	timer stageTimer
+	nc    *noChange
 
 	// Loaded beside the reading (startLoading): the page cache, the
 	// search index when an early export may want it, and the fingerprints
 	// of the previous site's files.
 	pcPath   string
 	pcLoaded chan loadedCache
-	looked   chan map[string]publish.Fingerprint
+	looked   chan lookedFiles
 	opening  *indexOpening
 	gotCache bool
 
@@ -102,6 +136,9 @@ func (b *build) run() (err error) {
 		return err
 	}
 	defer closeRejects()
+	if w := b.nc.teeRejects(rejects); w != nil {
+		rejects = w
+	}
 	b.startLoading()
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
@@ -144,7 +181,7 @@ func (b *build) startLoading() {
 	c := b.c
 	b.pcPath = pageCachePath(c.CacheDir, c.Out)
 	b.pcLoaded = make(chan loadedCache, 1)
-	b.looked = make(chan map[string]publish.Fingerprint, 1)
+	b.looked = make(chan lookedFiles, 1)
 	go func() {
 		pc, data := loadPageCache(b.pcPath)
 		var opening *indexOpening
@@ -152,12 +189,36 @@ func (b *build) startLoading() {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
 		b.pcLoaded <- loadedCache{pc, data, opening}
-		rels := make([]string, 0, len(pc.Entries))
-		for rel := range pc.Entries {
-			rels = append(rels, rel)
-		}
-		b.looked <- publish.Look(c.Out, rels, c.Workers)
+		b.looked <- previousFiles(c, pc)
 	}()
+}
+
+// lookedFiles is what a build knows of the previous site's files: their
+// fingerprints, and how many it looked at on disk to know them.
+type lookedFiles struct {
+	prints map[string]publish.Fingerprint
+	looked int
+}
+
+// previousFiles returns the fingerprints of the previous site's files.
+// When the site is the one the page cache describes (its marker is the
+// one the cache noted) they are taken from the cache unless c.Verify is
+// set: a file edited or deleted by hand is not noticed, as in a no-change
+// build (see noChange), and looking at every file was the largest cost
+// of a one-record rebuild. Else every file is looked at (one lstat each).
+func previousFiles(c *Config, pc *pageCache) lookedFiles {
+	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
+		prints := make(map[string]publish.Fingerprint, len(pc.Entries))
+		for rel, e := range pc.Entries {
+			prints[rel] = e.Print
+		}
+		return lookedFiles{prints: prints}
+	}
+	rels := make([]string, 0, len(pc.Entries))
+	for rel := range pc.Entries {
+		rels = append(rels, rel)
+	}
+	return lookedFiles{publish.Look(c.Out, rels, c.Workers), len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -167,6 +228,7 @@ func (b *build) readValidate(rejects io.Writer) error {
 		return err
 	}
 	b.ds = ds
+	b.nc.readDone()
 	b.timer.done("read+validate")
 	if b.c.Strict && (b.rep.Rejected > 0 || b.rep.FileErrors > 0) {
 		return fmt.Errorf("%d records rejected, %d files unreadable; the previous site is untouched: %w", b.rep.Rejected, b.rep.FileErrors, ErrRejected)
@@ -203,10 +265,14 @@ func (b *build) cache() error {
 	// before an early export is waited for.
 	b.known = make(chan struct{})
 	b.knowFiles = sync.OnceFunc(func() {
-		onDisk := <-b.looked
+		prev := <-b.looked
+		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
-			b.out.Known(onDisk)
+			b.out.Known(prev.prints)
 		}
+		// Before an early export keeps its files: the site's table is
+		// sized once.
+		b.out.Expect(len(b.prev.Entries))
 		close(b.known)
 	})
 	// A rebuild that changes a few records updates the search index and
@@ -263,7 +329,7 @@ func (b *build) model() error {
 	}
 	b.m = b.ds.builder.Build()
 	if rc != nil && rc.err != nil {
-		b.c.Problem("related records cache: " + rc.err.Error())
+		b.c.cacheProblem("related records cache: " + rc.err.Error())
 	}
 	b.timer.done("model")
 	return nil
@@ -398,7 +464,7 @@ func (b *build) renderIndex() error {
 	// Keep this build's highlighting for the next one; a cache that cannot
 	// be written only costs the next build time.
 	if err := b.hl.Close(); err != nil {
-		b.c.Problem(err.Error())
+		b.c.cacheProblem(err.Error())
 	}
 	b.timer.done("render+index")
 	return nil
@@ -721,11 +787,11 @@ func (b *build) write() error {
 		// A cache that cannot be saved only costs the next build time.
 		data := b.tables.file(b.exportEntries, b.next.Unusable, b.next.Marker)
 		if err := savePageCache(b.pcPath, data, b.prevBytes); err != nil {
-			b.c.Problem("page cache: " + err.Error())
+			b.c.cacheProblem("page cache: " + err.Error())
 		}
 	}
 	if err := <-stateDone; err != nil {
-		b.c.Problem("search export state: " + err.Error())
+		b.c.cacheProblem("search export state: " + err.Error())
 	}
 	st := b.out.Stats()
 	b.rep.Written, b.rep.Unchanged, b.rep.Removed, b.rep.Bytes, b.rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode

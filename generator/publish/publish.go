@@ -41,6 +41,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ErrGone is the error of a publication that was to keep a file of the
+// previous site which is no longer there: the caller said it was (Known)
+// without looking. Building again, looking at every file, mends it.
+var ErrGone = errors.New("a file of the previous site was deleted by hand")
+
 // Marker names the file that marks a folder as a site errdocs wrote, so it
 // may be replaced. errdocs never replaces a folder without it unless the
 // folder is empty.
@@ -294,8 +299,14 @@ func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
 func (s *Site) Expect(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.prints) == 0 && n > 0 {
-		s.prints = make(map[string]Fingerprint, n)
+	// The assets may be in already: a map grown file by file rehashes
+	// its whole table at each doubling.
+	if n > len(s.prints) {
+		prints := make(map[string]Fingerprint, n)
+		for rel, fp := range s.prints {
+			prints[rel] = fp
+		}
+		s.prints = prints
 	}
 }
 
@@ -434,6 +445,23 @@ func (s *Site) Stats() Stats {
 // can tell whether the site is still the one its notes describe.
 func (s *Site) Previous() (Fingerprint, bool) { return s.prevMarker, s.hadOld }
 
+// Current returns the fingerprint of the marker of the site in out as it
+// is now, without starting a build: a caller that saved it after a build
+// can tell, with one lstat, that no build changed the site since. It
+// reports false when out has no marker, or when a publication left half
+// done by a killed build waits to be completed (its journal exists).
+func Current(out string) (Fingerprint, bool) {
+	out = filepath.Clean(out)
+	if _, err := os.Lstat(journalPath(out)); !errors.Is(err, fs.ErrNotExist) {
+		return Fingerprint{}, false
+	}
+	fi, err := os.Lstat(filepath.Join(out, Marker))
+	if err != nil || !fi.Mode().IsRegular() {
+		return Fingerprint{}, false
+	}
+	return fingerprintOf(fi), true
+}
+
 // Marker returns the fingerprint of the marker of the published site.
 func (s *Site) Marker() (Fingerprint, error) {
 	fi, err := os.Lstat(filepath.Join(s.out, Marker))
@@ -554,6 +582,10 @@ func (s *Site) publishSwap() error {
 		}
 		if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
 			os.RemoveAll(s.stage)
+			if errors.Is(err, fs.ErrNotExist) {
+				// Kept on the caller's word (Known) but gone from disk.
+				return fmt.Errorf("publish: keeping %s: %w", rel, ErrGone)
+			}
 			return fmt.Errorf("publish: %w", err)
 		}
 	}

@@ -1703,7 +1703,7 @@
   // thread or terminate line. Their words ("main", "line", "file",
   // "goroutine", "call") are in many records and say nothing of the
   // error, so the words of a paste's text query come from its other
-  // lines. (Its patterns still run on the whole paste.)
+  // lines, each once. (Its patterns still run on the whole paste.)
   var DROP_LINE = [
     /^Traceback \(most recent call last\):?$/, // Python
     /^File ".*", line \d+/, // a Python frame
@@ -1729,7 +1729,14 @@
       if (DROP_LINE.some(function (re) { return re.test(t); })) continue;
       out.push(t.replace(PREFIX, ""));
     }
-    return out.join(" ").trim();
+    // a word said again (a log's repeated lines) adds work, not meaning
+    var seen = Object.create(null);
+    return out.join(" ").split(/\s+/).filter(function (w) {
+      var k = w.toLowerCase();
+      if (!w || seen[k]) return false;
+      seen[k] = true;
+      return true;
+    }).join(" ");
   }
 
   function search(query, o) {

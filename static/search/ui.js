@@ -338,7 +338,8 @@
       app.setAttribute("data-state", "empty");
     } else if (first === 0) {
       // Nothing has every word: what is shown has some of them.
-      statusEl.textContent = "No results with every word" + (q ? " of “" + q + "”" : "") + "; " +
+      // (of a paste, the engine asked for most of its words)
+      statusEl.textContent = "No results with " + (res.pasted ? "most words" : "every word") + (q ? " of “" + q + "”" : "") + "; " +
         shown + (shown === 1 ? " has" : " have") + " some of them.";
       app.setAttribute("data-state", "results");
     } else {
@@ -564,7 +565,7 @@
       var exact = {};
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
-      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial,
+      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial, pasted: asPaste,
         fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
       restoreScroll();
       if (results.length === 0 && s.q.trim() && !res.partial) {

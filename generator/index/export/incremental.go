@@ -206,16 +206,41 @@ type incremental struct {
 // read reads a term's postings from bleve.
 func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm,
 	read func(field int, raw, term string) (fieldTerm, error)) (*incremental, error) {
-	if opts.Keep == nil || opts.Has == nil || ex.ch.Terms == nil || ex.ch.Restructured {
+	inc := ex.newIncremental(opts, next, ids)
+	if inc == nil {
 		return nil, nil
+	}
+	fresh := ex.freshTerms()
+	inc.cache = newTermCache(inc.cacheDir, inc.prev.Shards, inc.changed, fresh)
+	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		inc.markChanged(fields, changedTerms, preread)
+	} else {
+		inc.markAll(fields, ex.ch.Terms)
+	}
+	if !inc.keptPublished() {
+		return nil, nil
+	}
+	return inc, nil
+}
+
+// newIncremental begins the plan of an incremental export when the
+// previous export's state is of the index as it was before the changes
+// and of these options, and few records changed; else it returns nil.
+func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string) *incremental {
+	if opts.Keep == nil || opts.Has == nil || ex.ch.Terms == nil || ex.ch.Restructured {
+		return nil
 	}
 	prev, err := ex.loadExportState()
 	if err != nil || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
 		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
-		return nil, nil
+		return nil
 	}
 	if len(ex.ch.Terms) > index.MaxChanged {
-		return nil, nil
+		return nil
 	}
 	num := make(map[string]uint32, len(ex.ch.Terms))
 	for i, id := range ids {
@@ -224,113 +249,116 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 		}
 	}
 	if len(num) != len(ex.ch.Terms) {
-		return nil, nil
+		return nil
 	}
 	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),
-		cacheDir: filepath.Join(ex.ix.Dir(), termCacheDir)}
+		cacheDir: filepath.Join(ex.ix.Dir(), termCacheDir), holder: map[string]int{}}
 	for _, n := range num {
 		inc.changed = append(inc.changed, n)
 	}
 	slices.Sort(inc.changed)
-	fresh := ex.freshTerms()
-	inc.cache = newTermCache(inc.cacheDir, prev.Shards, inc.changed, fresh)
-	shardOf := inc.cache.shardOf
-	holder := map[string]int{}
 	for i, sh := range prev.Shards {
 		for _, k := range sh.Lists {
-			holder[k] = i
+			inc.holder[k] = i
 		}
 	}
-	inc.holder = holder
-	// Which shards to re-encode: those holding a term whose postings a
-	// changed record changed, where the term was and where it is now, and
-	// those holding the prefix lists over it. A list is built at the first
-	// term of its field's dictionary with the prefix (prefixRanges) and
-	// written in the entry of the first live one. Where it goes now: the
-	// run re-encoding the shard of that first term goes on until it has
-	// written every list it began (shardWriter.run), so that shard is
-	// enough to mark, whatever the terms between it and the changed term.
-	// Where it was: the shard that held it, which a new first term (or
-	// the death of the old one) makes it leave; the run that re-encodes
-	// that shard carries the list on to its new first live term
-	// (incremental.shards).
-	// A term that lived before and lives now (postings changed only)
-	// changes the content of its prefix's list but not where it is.
-	mark := func(fi int, t string, moves bool) {
-		inc.affected[shardOf(t)] = true
-		if p, ok := runePrefix(t, PrefixListMinRunes); ok {
-			dict := fields[fi]
-			j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= p })
-			if moves && j < len(dict) && strings.HasPrefix(dict[j].term, p) {
-				inc.affected[shardOf(dict[j].term)] = true
-			}
-			if h, ok := holder[listKey(p, fi)]; ok {
-				inc.affected[h] = true
+	return inc
+}
+
+// mark marks the shards to re-encode for a term t of field fi whose
+// postings changed (moves: it came or went): the shard holding it, where
+// it was and where it is now, and those holding the prefix lists over it.
+// A list is built at the first term of its field's dictionary with the
+// prefix (prefixRanges) and written in the entry of the first live one.
+// Where it goes now: the run re-encoding the shard of that first term goes
+// on until it has written every list it began (shardWriter.run), so that
+// shard is enough to mark, whatever the terms between it and the changed
+// term. Where it was: the shard that held it, which a new first term (or
+// the death of the old one) makes it leave; the run that re-encodes that
+// shard carries the list on to its new first live term
+// (incremental.shards). A term that lived before and lives now (postings
+// changed only) changes the content of its prefix's list but not where it
+// is.
+func (inc *incremental) mark(fields [][]dictTerm, fi int, t string, moves bool) {
+	shardOf := inc.cache.shardOf
+	inc.affected[shardOf(t)] = true
+	p, ok := runePrefix(t, PrefixListMinRunes)
+	if !ok {
+		return
+	}
+	dict := fields[fi]
+	j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= p })
+	if moves && j < len(dict) && strings.HasPrefix(dict[j].term, p) {
+		inc.affected[shardOf(dict[j].term)] = true
+	}
+	if h, ok := inc.holder[listKey(p, fi)]; ok {
+		inc.affected[h] = true
+	}
+}
+
+// markChanged marks the shards of the terms found changed, and keeps what
+// the checks read for the shards to re-encode.
+func (inc *incremental) markChanged(fields [][]dictTerm, changed []changedTerm, preread map[termKey]fieldTerm) {
+	inc.preread = preread
+	for _, k := range changed {
+		inc.mark(fields, k.field, k.term, k.moves)
+	}
+	inc.checked, inc.nChanged = len(preread), len(changed)
+	// What the checks read, and the cache files they loaded, for shards
+	// that are kept is not needed again (a run that goes on into such a
+	// shard reads its terms again): let it go, 200 MB at half a million
+	// records.
+	for k := range preread {
+		if !inc.affected[inc.cache.shardOf(index.ValidUTF8PerByte(k.term))] {
+			delete(preread, k)
+		}
+	}
+	inc.cache.forget(func(k int) bool { return !inc.affected[k] })
+}
+
+// markAll marks, when a term cache file is missing or damaged, every
+// shard that may have changed: those with an old posting of a changed doc
+// and those of the terms the changed records hold now (terms, by record).
+func (inc *incremental) markAll(fields [][]dictTerm, terms map[string][][]string) {
+	for i := range inc.prev.Shards {
+		if slices.ContainsFunc(inc.changed, inc.prev.Shards[i].has) {
+			inc.affected[i] = true
+		}
+	}
+	for _, perField := range terms {
+		for fi, ts := range perField {
+			for _, t := range ts {
+				inc.mark(fields, fi, t, true)
 			}
 		}
 	}
-	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		inc.preread = preread
-		for _, k := range changedTerms {
-			mark(k.field, k.term, k.moves)
-		}
-		inc.checked, inc.nChanged = len(preread), len(changedTerms)
-		// What the checks read, and the cache files they loaded, for
-		// shards that are kept is not needed again (a run that goes on
-		// into such a shard reads its terms again): let it go, 200 MB at
-		// half a million records.
-		for k := range preread {
-			if !inc.affected[shardOf(index.ValidUTF8PerByte(k.term))] {
-				delete(preread, k)
-			}
-		}
-		inc.cache.forget(func(k int) bool { return !inc.affected[k] })
-	} else {
-		// A cache file is missing or damaged: every shard that may have
-		// changed, those with an old posting of a changed doc and those
-		// of the terms the changed records hold now.
-		for i := range prev.Shards {
-			for _, d := range inc.changed {
-				if prev.Shards[i].has(d) {
-					inc.affected[i] = true
-					break
-				}
-			}
-		}
-		for _, perField := range ex.ch.Terms {
-			for fi, terms := range perField {
-				for _, t := range terms {
-					mark(fi, t, true)
-				}
-			}
-		}
-	}
-	// Every file kept must be in the published site as written.
+}
+
+// keptPublished reports whether every file the plan keeps is in the
+// published site as written.
+func (inc *incremental) keptPublished() bool {
+	prev, opts := inc.prev, inc.opts
 	for i, sh := range prev.Shards {
 		if inc.affected[i] {
 			continue
 		}
 		for _, rel := range sh.Files {
 			if !opts.Has(rel) {
-				return nil, nil
+				return false
 			}
 		}
 	}
 	for f := range prev.RHashes {
 		if !opts.Has(prev.rFile(opts.Dir, f)) {
-			return nil, nil
+			return false
 		}
 	}
 	for f := range prev.MHashes {
 		if !opts.Has(prev.mFile(opts.Dir, f)) {
-			return nil, nil
+			return false
 		}
 	}
-	return inc, nil
+	return true
 }
 
 // termKey is a term of a field.
@@ -361,7 +389,23 @@ type changedTerm struct {
 // then marks every shard that may have changed.
 func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]bool,
 	read func(field int, raw, term string) (fieldTerm, error)) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
-	c := inc.cache
+	cands, ok := inc.candidates(fresh)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	checks, ok := inc.checksOf(cands, fields)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	readChecks(checks, read)
+	changed, got, err = judge(checks)
+	return changed, got, err == nil, err
+}
+
+// candidates returns the terms that may have changed, in a fixed order
+// (so that the reads are the same from run to run): those the changed
+// records hold now (fresh) and those they held, by the term cache.
+func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 	var cands []termKey
 	for fi, terms := range fresh {
 		for t := range terms {
@@ -372,57 +416,69 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 		if !slices.ContainsFunc(inc.changed, inc.prev.Shards[i].has) {
 			continue
 		}
-		cs := c.shard(i)
+		cs := inc.cache.shard(i)
 		if cs.terms == nil {
-			return nil, nil, false, nil
+			return nil, false
 		}
 		for _, ft := range cs.terms {
 			if ft.df == dupDF {
-				return nil, nil, false, nil
+				return nil, false
 			}
 			if holdsAny(ft.posts, inc.changed) && !fresh[ft.field][ft.term] {
 				cands = append(cands, termKey{ft.field, ft.term})
 			}
 		}
 	}
-	// In a fixed order, so that the reads are the same from run to run.
 	slices.SortFunc(cands, func(a, b termKey) int {
 		if c := strings.Compare(a.term, b.term); c != 0 {
 			return c
 		}
 		return a.field - b.field
 	})
-	// What each term was, from the cache, and its bleve form now.
-	type check struct {
-		termKey
-		raw string // "": gone from the dictionary
-		old fieldTerm
-		had bool
-		cur fieldTerm
-		err error
-	}
-	checks := make([]check, 0, len(cands))
+	return cands, true
+}
+
+// termCheck is what a term was, from the term cache, and its bleve form
+// and postings now.
+type termCheck struct {
+	termKey
+	raw string // "": gone from the dictionary
+	old fieldTerm
+	had bool
+	cur fieldTerm
+	err error
+}
+
+// checksOf returns the checks of the candidate terms; ok is false when a
+// cache file is missing or a form is shared.
+func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCheck, bool) {
+	c := inc.cache
+	checks := make([]termCheck, 0, len(cands))
 	for _, k := range cands {
 		cs := c.shard(c.shardOf(k.term))
 		if cs.terms == nil {
-			return nil, nil, false, nil
+			return nil, false
 		}
-		ck := check{termKey: k}
+		ck := termCheck{termKey: k}
 		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
 		if ck.had && ck.old.df == dupDF {
-			return nil, nil, false, nil
+			return nil, false
 		}
 		dict := fields[k.field]
 		j := sort.Search(len(dict), func(j int) bool { return dict[j].term >= k.term })
 		if j < len(dict) && dict[j].term == k.term {
 			if j+1 < len(dict) && dict[j+1].term == k.term {
-				return nil, nil, false, nil // two raw terms of one form
+				return nil, false // two raw terms of one form
 			}
 			ck.raw = dict[j].raw
 		}
 		checks = append(checks, ck)
 	}
-	// The reads, on every core.
+	return checks, true
+}
+
+// readChecks reads the terms' postings now, on every core.
+func readChecks(checks []termCheck, read func(field int, raw, term string) (fieldTerm, error)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -437,11 +493,16 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 		}()
 	}
 	wg.Wait()
+}
+
+// judge returns the terms whose postings changed, and the postings read
+// by field and bleve's form of the term.
+func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm, err error) {
 	got = make(map[termKey]fieldTerm, len(checks))
 	for i := range checks {
 		ck := &checks[i]
 		if ck.err != nil {
-			return nil, nil, false, ck.err
+			return nil, nil, ck.err
 		}
 		if ck.raw == "" {
 			// gone from the dictionary
@@ -458,7 +519,7 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 			changed = append(changed, changedTerm{ck.termKey, false})
 		}
 	}
-	return changed, got, true, nil
+	return changed, got, nil
 }
 
 // samePostings reports whether two reads of a term are the same.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 )
@@ -33,28 +34,47 @@ const keyOthers = 4
 // white space between them and both of the literal's ends (a token at an
 // end may continue into the text around it, and UAX#29 joins some
 // characters across punctuation, never across white space).
+//
+// A pattern whose literals hold no such token ("quuxing (\w+) = \d+") is
+// filed under its edge words instead: the tokens of at least
+// minEdgeWord runes that touch a literal's end. A paste holds them as
+// tokens unless the text around glues onto them ("xquuxing"), so such a
+// pattern is tried on most pastes it matches rather than on none.
 func patternWords(a analysis.Analyzer, lits []string) []string {
+	var inner, edge []string
 	seen := map[string]bool{}
-	var out []string
 	for _, lit := range lits {
 		first := strings.IndexFunc(lit, unicode.IsSpace)
 		last := strings.LastIndexFunc(lit, unicode.IsSpace)
-		if first < 0 {
-			continue
-		}
 		for _, t := range a.Analyze([]byte(lit)) {
-			if t.Start <= first || t.End > last {
+			w := string(t.Term)
+			if seen[w] {
 				continue
 			}
-			w := string(t.Term)
-			if !seen[w] {
+			if first >= 0 && t.Start > first && t.End <= last {
 				seen[w] = true
-				out = append(out, w)
+				inner = append(inner, w)
+			} else if utf8.RuneCountInString(w) >= minEdgeWord {
+				edge = append(edge, w)
 			}
+		}
+	}
+	if len(inner) > 0 {
+		return inner
+	}
+	var out []string
+	for _, w := range edge {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// minEdgeWord is the shortest edge word a pattern is filed under: a
+// shorter one ("at", "id") keys too many patterns to rule any out.
+const minEdgeWord = 4
 
 // patternKeys collects each usable pattern's words, then files them.
 type patternKeys struct {

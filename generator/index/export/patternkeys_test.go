@@ -27,6 +27,9 @@ func TestPatternWords(t *testing.T) {
 		{`(?i)Permission denied: '[^']+'`, []string{"denied"}},
 		{`no such table: \w+ in schema main db`, []string{"such", "table", "in", "schema", "main"}},
 		{`a|b c d`, nil},
+		// no word between white space: the words at the literals' ends
+		{`quuxing (\w+) (\w+) = (\d+)`, []string{"quuxing"}},
+		{`^timeout: \d+ms$`, []string{"timeout"}},
 	} {
 		lits, err := pattern.RequiredLiterals(c.expr)
 		if err != nil {
@@ -190,5 +193,39 @@ func TestPastePatternFitFirst(t *testing.T) {
 		if len(rs) < 2 || rs[0].ID != want || rs[0].Group != "pattern" || rs[1].Group != "pattern" {
 			t.Errorf("%q: %+v, want %s first of two pattern matches", paste, rs, want)
 		}
+	}
+}
+
+// A pattern with no word between white space in its literals is still
+// tried on a paste, by its edge words.
+func TestPastePatternEdgeWords(t *testing.T) {
+	recs := genRecords(600, 9)
+	target := &recs[0]
+	target.ErrorMessage = "quuxing default frobdepth = 2"
+	target.MessagePattern = `quuxing (\w+) (\w+) = (\d+)`
+	dir := t.TempDir()
+	ix, err := index.Open(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(index.Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site")
+	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
+		t.Fatal(err)
+	}
+	paste := "RuntimeError: quuxing zorblen lattice = 17"
+	queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
+	var resp struct {
+		Queries []struct {
+			Error   string
+			Results []struct{ ID, Group string }
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+	if rs := resp.Queries[0].Results; len(rs) == 0 || rs[0].ID != target.ID || rs[0].Group != "pattern" {
+		t.Errorf("%q: %+v, want %s first as a pattern match", paste, rs, target.ID)
 	}
 }

@@ -1,0 +1,332 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"sync"
+
+	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/read"
+	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/generator/validate"
+)
+
+// load reads and validates every record, reporting problems as it goes.
+// With a read cache (rc, may be nil), files that did not change since they
+// were cached are not read: their records are taken from the cache.
+func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
+	l := newLoader(c, rep, rejects, rc)
+	extras, errs := l.read()
+	if l.consumeErr != nil {
+		rc.discard()
+		return nil, l.consumeErr
+	}
+	return l.finish(extras, errs)
+}
+
+// A loader validates records in batches on every core; the batches come
+// back in read order (queue), so uniqueness (first occurrence wins) and
+// the site's record order stay deterministic. A file taken from the read
+// cache is one batch, already done, in its place in the order.
+type loader struct {
+	c     *Config
+	rep   *Report
+	rc    *readCache
+	ds    *dataset
+	set   *validate.Set
+	rl    *rejectLog
+	files map[string]bool // record files that gave records
+
+	queue, work chan *batch
+	validators  sync.WaitGroup
+	cur         *batch // being filled by the reader
+
+	// What was read of the file being read, to cache it once read whole
+	// (a file's records come together, in order).
+	got        *cachedFile
+	gotPath    string
+	consumeErr error
+	consumed   chan struct{}
+}
+
+// checked is one record read, once validated.
+type checked struct {
+	it       read.Item
+	id       string
+	problems []validate.Problem
+	sum      model.Summary
+	raw      [32]byte
+}
+
+type batch struct {
+	items  []checked
+	cached *cachedFile
+	path   string // of the cached file
+	done   chan struct{}
+}
+
+const batchSize = 256
+
+func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader {
+	l := &loader{c: c, rep: rep, rc: rc, ds: &dataset{fileID: map[string]int32{}}, set: validate.NewSet(),
+		rl: &rejectLog{w: rejects}, files: map[string]bool{},
+		queue: make(chan *batch, 4*c.Workers), work: make(chan *batch, 4*c.Workers),
+		cur: &batch{done: make(chan struct{})}, consumed: make(chan struct{})}
+	for w := 0; w < c.Workers; w++ {
+		l.validators.Add(1)
+		go l.validate()
+	}
+	go l.consume()
+	return l
+}
+
+// validate validates the batches of work.
+func (l *loader) validate() {
+	defer l.validators.Done()
+	for b := range l.work {
+		for k := range b.items {
+			ck := &b.items[k]
+			rec, problems := validate.Record(ck.it.Raw)
+			ck.id, ck.problems = rec.ID, problems
+			if len(problems) == 0 {
+				ck.sum = model.Summarize(&rec)
+			}
+			ck.raw = sha256.Sum256(ck.it.Raw)
+		}
+		close(b.done)
+	}
+}
+
+// consume takes the batches' records in read order.
+func (l *loader) consume() {
+	defer close(l.consumed)
+	defer l.staged()
+	for b := range l.queue {
+		<-b.done
+		if l.consumeErr != nil {
+			continue
+		}
+		if b.cached != nil {
+			l.consumeErr = l.takeCached(b.path, b.cached)
+		} else {
+			l.consumeErr = l.takeRead(b)
+		}
+	}
+}
+
+// takeCached takes the records of a file served by the read cache.
+func (l *loader) takeCached(path string, f *cachedFile) error {
+	for k := range f.records {
+		r := &f.records[k]
+		t := taken{src: record.Source{File: path, Index: r.index, Line: r.line}, raw: r.raw}
+		if r.problems != nil {
+			t.id, t.problems, t.rawJSON = r.id, r.problems, r.rawJSON
+		} else {
+			// The record's JSON is not at hand: should it be a duplicate
+			// now, the rejects file reads it again.
+			t.id, t.sum, t.needRaw = r.sum.ID, &r.sum, true
+		}
+		if err := l.take(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeRead takes the records of a batch read, and keeps them for the
+// read cache.
+func (l *loader) takeRead(b *batch) error {
+	for k := range b.items {
+		ck := &b.items[k]
+		t := taken{src: ck.it.Source, id: ck.id, problems: ck.problems, sum: &ck.sum, raw: ck.raw, rawJSON: ck.it.Raw}
+		if err := l.take(t); err != nil {
+			return err
+		}
+		if l.rc != nil {
+			l.keep(ck)
+		}
+		ck.it.Raw = nil // let the file's buffer go
+	}
+	return nil
+}
+
+// keep notes a record read for the read cache's entry of its file.
+func (l *loader) keep(ck *checked) {
+	if l.got == nil || ck.it.Source.File != l.gotPath {
+		l.staged()
+		l.got, l.gotPath = &cachedFile{}, ck.it.Source.File
+	}
+	cr := cachedRecord{index: ck.it.Source.Index, line: ck.it.Source.Line, raw: ck.raw}
+	if len(ck.problems) > 0 {
+		cr.problems, cr.id, cr.rawJSON = ck.problems, ck.id, bytes.Clone(ck.it.Raw)
+	} else {
+		cr.sum = ck.sum
+	}
+	l.got.records = append(l.got.records, cr)
+	if v := ck.it.DatasetVersion; validate.UTCTime(v) && v > l.got.version {
+		l.got.version = v
+	}
+}
+
+// staged hands the file read whole to the read cache.
+func (l *loader) staged() {
+	if l.got != nil {
+		l.rc.stage(l.gotPath, l.got)
+		l.got = nil
+	}
+}
+
+// flush hands the batch being filled to the validators.
+func (l *loader) flush() {
+	if len(l.cur.items) > 0 {
+		l.queue <- l.cur
+		l.work <- l.cur
+		l.cur = &batch{done: make(chan struct{})}
+	}
+}
+
+// read reads the records, batch by batch, and waits for every batch to
+// be validated and taken.
+func (l *loader) read() (*read.Extras, []error) {
+	opts := read.Options{}
+	if l.rc != nil {
+		opts.Cache = takeFunc{l.rc, l.served}
+	}
+	extras, errs := opts.Read(l.c.Paths, func(it read.Item) error {
+		l.files[it.Source.File] = true
+		l.cur.items = append(l.cur.items, checked{it: it})
+		if len(l.cur.items) == batchSize {
+			l.flush()
+		}
+		return nil
+	})
+	l.flush()
+	close(l.work)
+	close(l.queue)
+	l.validators.Wait()
+	<-l.consumed
+	return extras, errs
+}
+
+// served queues a file the read cache served, as a batch already done.
+func (l *loader) served(path string, v read.Cached) error {
+	f := v.Value.(*cachedFile)
+	l.rep.Cached++
+	if len(f.records) > 0 {
+		l.files[path] = true
+	}
+	l.flush()
+	done := make(chan struct{})
+	close(done)
+	l.queue <- &batch{cached: f, path: path, done: done}
+	return nil
+}
+
+// finish reports the files' problems, saves the read cache and completes
+// the dataset and the report.
+func (l *loader) finish(extras *read.Extras, errs []error) (*dataset, error) {
+	c, rep, rc, ds := l.c, l.rep, l.rc, l.ds
+	if err := l.rl.finish(); err != nil {
+		rc.discard()
+		return nil, err
+	}
+	for _, err := range errs {
+		rep.FileErrors++
+		c.Problem(err.Error())
+		if l.rl.w != nil {
+			if err := l.rl.write(read.Rejected(err)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if extras != nil {
+		rep.FilesFailed = extras.FilesFailed
+		if len(extras.Barren) > 0 {
+			rc.discard()
+			return nil, read.NothingRead(extras.Barren)
+		}
+	}
+	if rc != nil {
+		// A cache that cannot be saved only costs the next build time.
+		if err := rc.save(errs); err != nil {
+			c.cacheProblem("read cache: " + err.Error())
+		}
+	}
+	if ds.unsorted {
+		ds.byLoc = make(map[loc]int32, len(ds.locs))
+		for i, l := range ds.locs {
+			ds.byLoc[l] = int32(i)
+		}
+	}
+	rep.Files = len(l.files)
+	rep.Inputs = rc.inputStats(extras)
+	if extras != nil {
+		rep.Hashed = extras.Hashed
+		ds.builder.AddRepoEntries(extras.Repos)
+		ds.builder.AddInfos(extras.Infos)
+	}
+	ds.extras = extras
+	return ds, nil
+}
+
+// takeFunc is a read cache with the build's own Take.
+type takeFunc struct {
+	*readCache
+	take func(string, read.Cached) error
+}
+
+func (t takeFunc) Take(path string, c read.Cached) error { return t.take(path, c) }
+
+// taken is one record for take: its problems are its own (from
+// validate.Record); sum is its summary when it has none. rawJSON is the
+// record as read, for the rejects file; when it is not at hand (needRaw),
+// the rejects file reads it again.
+type taken struct {
+	src      record.Source
+	id       string
+	problems []validate.Problem
+	sum      *model.Summary
+	raw      [32]byte
+	rawJSON  []byte
+	needRaw  bool
+}
+
+// take adds one validated record to the dataset, or reports it rejected
+// (its own problems, or the dataset's: a duplicate id or slug).
+func (l *loader) take(t taken) error {
+	rep, ds := l.rep, l.ds
+	rep.Read++
+	if len(t.problems) == 0 {
+		t.problems = l.set.Add(t.src, &record.Record{ID: t.sum.ID, Repo: t.sum.Repo, Slug: t.sum.Slug})
+	}
+	if len(t.problems) > 0 {
+		rep.Rejected++
+		rj := validate.Reject{Source: t.src, ID: t.id, Problems: t.problems, Raw: t.rawJSON}
+		l.c.Problem(rj.Error())
+		return l.rl.add(rj, t.raw, t.needRaw)
+	}
+	ds.add(t.src, t.sum, t.raw)
+	if rep.Read%1000 == 0 {
+		l.c.Progress("read", rep.Read, 0)
+	}
+	return nil
+}
+
+// add adds a valid record read at src.
+func (ds *dataset) add(src record.Source, sum *model.Summary, raw [32]byte) {
+	fid, ok := ds.fileID[src.File]
+	if !ok {
+		fid = int32(len(ds.files))
+		ds.files = append(ds.files, src.File)
+		ds.fileID[src.File] = fid
+	}
+	ds.builder.Add(*sum)
+	l := loc{fid, int32(src.Index)}
+	if n := len(ds.locs); n > 0 && ds.locs[n-1].cmp(l) >= 0 {
+		ds.unsorted = true
+	}
+	ds.locs = append(ds.locs, l)
+	ds.raws = append(ds.raws, raw)
+	ds.ids = append(ds.ids, sum.ID)
+}
