@@ -74,129 +74,170 @@ func (ex *Exporter) filtersSame(inc *incremental, ids []string) bool {
 }
 
 func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int) (*filterOut, error) {
-	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs)}
-	names := out.Names
-	byField := map[string]string{}
-	var file cvWriter
-	fileNo := 0
-	cut := false
-	var hashes []string
-	flush := func() error {
-		cut = false
-		if file.len() == 0 {
-			return nil
-		}
-		key := fmt.Sprintf("f/%04d", fileNo)
-		h, err := w.script("f", key, jsString(file.String()))
-		if err != nil {
-			return err
-		}
-		out.Files = append(out.Files, w.dir+"/"+key+"."+h+".js")
-		hashes = append(hashes, h)
-		file = cvWriter{}
-		fileNo++
-		return nil
-	}
-	// Value lists are written once every filter file has its hashed name.
-	type valueList struct {
-		name    string
-		entries [][]interface{}
-		files   map[int]bool
-	}
+	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs), Index: map[string]string{}}
+	ff := &filterFiles{w: w, out: out, target: target}
 	var lists []valueList
-	ctx := context.Background()
 	for _, name := range index.FilterFields {
-		field := index.FilterFieldPrefix + name
-		vals, err := dictTerms(r, field)
+		l, err := ff.field(r, docNum, name, nDocs)
 		if err != nil {
 			return nil, err
 		}
-		// Each value: [value, count, file, offset, length, kind]; kind 0
-		// is a gap list, kind 1 a bitmap (smaller for common values).
-		var entries [][]interface{}
-		files := map[int]bool{}
-		var tfd bindex.TermFieldDoc
-		for _, v := range vals {
-			tfr, err := r.TermFieldReader(ctx, []byte(v), field, false, false, false)
-			if err != nil {
-				return nil, err
-			}
-			var list []uint32
-			for {
-				d, err := tfr.Next(&tfd)
-				if err != nil {
-					tfr.Close()
-					return nil, err
-				}
-				if d == nil {
-					break
-				}
-				if n, ok := docNum.get(d.ID); ok {
-					list = append(list, n)
-				}
-			}
-			tfr.Close()
-			if len(list) == 0 {
-				continue
-			}
-			sum := index.FilterSum(name, v)
-			for _, d := range list {
-				if int(d) < len(out.Sums) {
-					out.Sums[d] += sum
-				}
-			}
-			sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
-			var enc cvWriter
-			prev := uint32(0)
-			for _, d := range list {
-				enc.put(uint64(d - prev))
-				prev = d
-			}
-			s, kind := enc.String(), 0
-			if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
-				s, kind = bm, 1
-			}
-			// Content-defined file boundaries, as for postings files.
-			if file.len() > 0 && (cut || file.len()+len(s) > 2*target) {
-				if err := flush(); err != nil {
-					return nil, err
-				}
-			}
-			entries = append(entries, []interface{}{v, len(list), fileNo, file.len(), len(s), kind})
-			files[fileNo] = true
-			file.b = append(file.b, s...)
-			if !cut {
-				cut = cdcCut(name+"\x00"+v, len(s), file.len(), target)
-			}
-		}
-		lists = append(lists, valueList{"f/" + name, entries, files})
-		byField[name] = "f/" + name
+		lists = append(lists, l)
+		out.Index[name] = l.name
 	}
-	if err := flush(); err != nil {
+	if err := ff.flush(); err != nil {
 		return nil, err
 	}
+	// Value lists are written once every filter file has its hashed name.
 	for _, l := range lists {
-		fn := map[string]string{}
-		for f := range l.files {
-			fn[fmt.Sprintf("f/%04d", f)] = hashes[f]
-		}
-		if l.entries == nil {
-			l.entries = [][]interface{}{}
-		}
-		b, err := json.Marshal(struct {
-			V [][]interface{}   `json:"v"`
-			N map[string]string `json:"n"`
-		}{l.entries, fn})
-		if err != nil {
+		if err := ff.writeValueList(l); err != nil {
 			return nil, err
 		}
-		h, err := w.script("f", l.name, string(b))
-		if err != nil {
-			return nil, err
-		}
-		names[l.name] = h
-		out.Files = append(out.Files, w.dir+"/"+l.name+"."+h+".js")
 	}
-	out.Index = byField
 	return out, nil
+}
+
+// valueList is one filter field's values: each [value, count, file,
+// offset, length, kind]; kind 0 is a gap list, kind 1 a bitmap (smaller
+// for common values). files: the filter files its doc lists are in.
+type valueList struct {
+	name    string
+	entries [][]interface{}
+	files   map[int]bool
+}
+
+// filterFiles writes the doc lists of every filter value into f/NNNN
+// files with content-defined boundaries, as for postings files.
+type filterFiles struct {
+	w      *exportWriter
+	out    *filterOut
+	target int
+	file   cvWriter
+	fileNo int
+	cut    bool
+	hashes []string
+}
+
+// field writes the doc lists of the values of filter field name.
+func (ff *filterFiles) field(r bindex.IndexReader, docNum *docNumbers, name string, nDocs int) (valueList, error) {
+	field := index.FilterFieldPrefix + name
+	l := valueList{name: "f/" + name, files: map[int]bool{}}
+	vals, err := dictTerms(r, field)
+	if err != nil {
+		return l, err
+	}
+	for _, v := range vals {
+		list, err := filterDocs(r, field, v, docNum)
+		if err != nil {
+			return l, err
+		}
+		if len(list) == 0 {
+			continue
+		}
+		sum := index.FilterSum(name, v)
+		for _, d := range list {
+			if int(d) < len(ff.out.Sums) {
+				ff.out.Sums[d] += sum
+			}
+		}
+		s, kind := encodeDocList(list, nDocs)
+		if ff.file.len() > 0 && (ff.cut || ff.file.len()+len(s) > 2*ff.target) {
+			if err := ff.flush(); err != nil {
+				return l, err
+			}
+		}
+		l.entries = append(l.entries, []interface{}{v, len(list), ff.fileNo, ff.file.len(), len(s), kind})
+		l.files[ff.fileNo] = true
+		ff.file.b = append(ff.file.b, s...)
+		if !ff.cut {
+			ff.cut = cdcCut(name+"\x00"+v, len(s), ff.file.len(), ff.target)
+		}
+	}
+	return l, nil
+}
+
+// filterDocs returns the doc numbers of the records whose field holds v,
+// in order.
+func filterDocs(r bindex.IndexReader, field, v string, docNum *docNumbers) ([]uint32, error) {
+	tfr, err := r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tfr.Close()
+	var list []uint32
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := tfr.Next(&tfd)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			break
+		}
+		if n, ok := docNum.get(d.ID); ok {
+			list = append(list, n)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+	return list, nil
+}
+
+// encodeDocList is a sorted doc list as a gap list (kind 0) or, when
+// smaller, a bitmap (kind 1).
+func encodeDocList(list []uint32, nDocs int) (string, int) {
+	var enc cvWriter
+	prev := uint32(0)
+	for _, d := range list {
+		enc.put(uint64(d - prev))
+		prev = d
+	}
+	s := enc.String()
+	if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
+		return bm, 1
+	}
+	return s, 0
+}
+
+// flush writes the filter file being filled, if it holds anything.
+func (ff *filterFiles) flush() error {
+	ff.cut = false
+	if ff.file.len() == 0 {
+		return nil
+	}
+	key := fmt.Sprintf("f/%04d", ff.fileNo)
+	h, err := ff.w.script("f", key, jsString(ff.file.String()))
+	if err != nil {
+		return err
+	}
+	ff.out.Files = append(ff.out.Files, ff.w.dir+"/"+key+"."+h+".js")
+	ff.hashes = append(ff.hashes, h)
+	ff.file = cvWriter{}
+	ff.fileNo++
+	return nil
+}
+
+// writeValueList writes f/<field>: its values and the hashed names of the
+// filter files they point into.
+func (ff *filterFiles) writeValueList(l valueList) error {
+	fn := map[string]string{}
+	for f := range l.files {
+		fn[fmt.Sprintf("f/%04d", f)] = ff.hashes[f]
+	}
+	if l.entries == nil {
+		l.entries = [][]interface{}{}
+	}
+	b, err := json.Marshal(struct {
+		V [][]interface{}   `json:"v"`
+		N map[string]string `json:"n"`
+	}{l.entries, fn})
+	if err != nil {
+		return err
+	}
+	h, err := ff.w.script("f", l.name, string(b))
+	if err != nil {
+		return err
+	}
+	ff.out.Names[l.name] = h
+	ff.out.Files = append(ff.out.Files, ff.w.dir+"/"+l.name+"."+h+".js")
+	return nil
 }
