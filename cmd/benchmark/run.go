@@ -52,7 +52,7 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	// What earlier steps wrote (a cold build: 2.6 GB at 100,000 records)
+	// What earlier steps wrote (a cold build writes gigabytes)
 	// is written back to disk first, not while the build runs: the kernel
 	// flushes it over the next half minute, which a rebuild timed right
 	// after a cold build would pay for and a daily rebuild never does.

@@ -15,7 +15,7 @@ import (
 
 // The side store keeps, for each indexed record, its content hash and its
 // DocData, beside the bleve index. A rebuild after one edit must not read
-// and write the whole store (52 MB at 100,000 records), so it is a log: the
+// and write the whole store (tens of megabytes), so it is a log: the
 // file is a header and a sequence of segments, each the puts and deletes of
 // one Sync, and a later entry for an id replaces an earlier one. Opening
 // replays the log (one read, no decoding of the doc data); a Sync appends
@@ -121,8 +121,9 @@ func (ix *Index) replay(body []byte) error {
 			}
 			// The blob keeps the file's buffer alive; it is a slice of it,
 			// not a copy, as every entry's is, and so is the sort key (the
-			// buffer is never written after it is read): at 500,000
-			// records the keys (family, class, message shape) are ~60 MB.
+			// buffer is never written after it is read): at half a million
+			// records the keys (family, class, message shape) are tens of
+			// megabytes.
 			e.SortKey, e.Blob = unsafe.String(unsafe.SliceData(sk), len(sk)), blob
 			ix.side[string(id)] = e
 		case 2:

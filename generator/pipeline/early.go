@@ -23,10 +23,9 @@ const maxEarly = 2000
 
 // maxOverlap is the most records for which a build exports the search
 // index while the site model is alive (early, or beside the listings).
-// Beyond, the export runs alone after the model's last use: at 500,000
-// records the two together held 1.6 GB of live heap, past the soft memory
-// limit (the collector then ran back to back for ten seconds) and the
-// 2 GB budget (2.06 GB peak for a one-record rebuild).
+// Beyond, the export runs alone after the model's last use: at half a
+// million records the two together outgrew the soft memory limit (the
+// collector then ran back to back) and the memory budget.
 var maxOverlap = 250000 // a variable for tests
 
 // wait waits for the goroutine and returns its error.
@@ -141,8 +140,8 @@ func keepIDs(ds *dataset, present int, idx *index.Index) func(string) bool {
 }
 
 // indexOpening is the search index being opened on a goroutine of its own
-// (reading its side store and opening bleve take ~70 ms at 100,000
-// records), beside the reading of the records.
+// (reading its side store and opening bleve take time that grows with
+// the records), beside the reading of the records.
 type indexOpening struct {
 	done  chan struct{}
 	idx   *index.Index

@@ -432,8 +432,9 @@ func (b *build) renderIndex() error {
 		// index holds every record's doc data.
 		b.idx, streamIdx = idx, idx
 		// Batches of a thousand records: bleve holds a batch's analysed
-		// documents while it builds the batch's segment (~200 MB for
-		// 5,000 records), and smaller batches cost no time.
+		// documents while it builds the batch's segment, so memory grows
+		// with the batch, and smaller batches cost no time (BENCHMARKS.md,
+		// "Figures behind the code").
 		idx.BatchSize = 1000
 	}
 	pages := b.startRendering()

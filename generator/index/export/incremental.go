@@ -306,8 +306,8 @@ func (inc *incremental) markChanged(fields [][]dictTerm, changed []changedTerm, 
 	inc.checked, inc.nChanged = len(preread), len(changed)
 	// What the checks read, and the cache files they loaded, for shards
 	// that are kept is not needed again (a run that goes on into such a
-	// shard reads its terms again): let it go, 200 MB at half a million
-	// records.
+	// shard reads its terms again): let it go; at half a million records
+	// it is hundreds of megabytes.
 	for k := range preread {
 		if !inc.affected[inc.cache.shardOf(index.ValidUTF8PerByte(k.term))] {
 			delete(preread, k)

@@ -24,8 +24,8 @@ import (
 // Why: an incremental export re-encodes every shard that holds a term of
 // a changed record, and such a shard's other terms (a hundred or so for
 // each of the record's) did not change. Reading each of them from bleve
-// again costs a term field reader over every segment, about 70 µs a term
-// however short its list: most of a one-record export. A term whose
+// again costs a term field reader over every segment, however short its
+// list: most of a one-record export. A term whose
 // cached postings hold no changed record, and that no changed record now
 // holds, has the postings it had; the cache gives them at the cost of a
 // decode.

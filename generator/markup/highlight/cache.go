@@ -118,8 +118,8 @@ func (g *flightGroup) do(k [32]byte, fn func() (string, error)) (val string, sha
 // each.
 //
 // One file per entry was simpler, but on the file systems this runs on
-// creating a file costs 80 µs or more: five entries per record made the disk
-// cache cost more than a third of a cold build's system time. A pack whose
+// creating a file is costly: five entries per record made the disk cache
+// a large share of a cold build's system time. A pack whose
 // index is missing (its build was killed) is never read, and a body is used
 // only if its stored key and checksum match, so a damaged pack is a miss,
 // never wrong output. Deleting the folder empties the cache.
@@ -167,8 +167,8 @@ func openDiskCache(dir string) *diskCache {
 // in write order, to hold none in memory: the first build to read a pack
 // sorts its index and writes it back), and searched by bisection: a
 // rebuild that renders one page looks up a handful of keys among hundreds
-// of thousands, and a map of them all cost it 64 MB and a tenth of a
-// second.
+// of thousands, and a map of them all cost it more memory and time than
+// the page it renders.
 func (d *diskCache) loadLocked() {
 	if d.loaded {
 		return

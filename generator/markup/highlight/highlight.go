@@ -62,7 +62,7 @@ type Options struct {
 	// MaxLexWork bounds the lexer's work on one input, counted in steps
 	// (lex.go charge, backtrack.go search.step), never in time, so that
 	// the output depends only on the input. Some rules backtrack badly on
-	// odd text (200 lines of Java words took chroma 99 s); past the budget
+	// odd text (lines of Java words kept chroma busy for minutes); past the budget
 	// the input is printed as plain text instead. 0 means
 	// DefaultMaxLexWork.
 	MaxLexWork int
