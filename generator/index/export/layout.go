@@ -355,35 +355,65 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 		}
 	}
 	st.NormFallbacks += pt.fallbacks
-	head := pt.head
 	before := l.enc.len()
 	l.enc.put(uint64(len(group)))
+	if err := l.putHead(pt); err != nil {
+		return err
+	}
+	if err := l.putFieldLists(group, pt); err != nil {
+		return err
+	}
+	term := group[0].term
+	l.terms = append(l.terms, term)
+	added := l.enc.len() - before + len(term) + 3
+	n, err := l.putPrefixLists(term)
+	if err != nil {
+		return err
+	}
+	added += n
+	l.bytes += added
+	if !l.dCut {
+		l.dCut = cdcCut(term, added, l.bytes, opts.DictShardBytes)
+	}
+	return nil
+}
+
+// putHead writes the term's impact head, if it has one, where a postings
+// file starts (unless the current one is less than half full), and its
+// descriptor into the dictionary entry.
+func (l *shardWriter) putHead(pt *preparedTerm) error {
+	head := pt.head
 	if head == nil {
 		l.enc.put(0)
-	} else {
-		// the head starts a postings file unless the current one is
-		// less than half full
-		ps, err := l.startItem(termStream, true)
-		if err != nil {
-			return err
-		}
-		enc := pt.headEnc
-		l.enc.put(1)
-		l.enc.put(uint64(ps.idx))
-		l.enc.put(uint64(ps.w.len()))
-		l.enc.put(uint64(head.docs[0]))
-		l.enc.put(uint64(head.docs[len(head.docs)-1] - head.docs[0]))
-		l.enc.put(uint64(len(head.docs)))
-		l.enc.put(uint64(enc.len()))
-		ps.w.b = append(ps.w.b, enc.b...)
+		return nil
 	}
+	ps, err := l.startItem(termStream, true)
+	if err != nil {
+		return err
+	}
+	enc := pt.headEnc
+	l.enc.put(1)
+	l.enc.put(uint64(ps.idx))
+	l.enc.put(uint64(ps.w.len()))
+	l.enc.put(uint64(head.docs[0]))
+	l.enc.put(uint64(head.docs[len(head.docs)-1] - head.docs[0]))
+	l.enc.put(uint64(len(head.docs)))
+	l.enc.put(uint64(enc.len()))
+	ps.w.b = append(ps.w.b, enc.b...)
+	return nil
+}
+
+// putFieldLists writes each field's postings of the term: inline when
+// short, else as tail blocks in postings files.
+func (l *shardWriter) putFieldLists(group []fieldTerm, pt *preparedTerm) error {
+	opts, head := l.opts, pt.head
 	j := 0 // long list number: bit j of a head document's field mask
 	for i, ft := range group {
 		l.enc.put(uint64(ft.field))
 		l.enc.put(ft.df)
 		l.enc.put(uint64(len(ft.posts)))
 		if len(ft.posts) <= opts.InlineMax {
-			st.NormFallbacks += l.enc.putPostings(ft.posts, 0)
+			l.st.NormFallbacks += l.enc.putPostings(ft.posts, 0)
 			continue
 		}
 		var hmax func(*cvWriter)
@@ -404,10 +434,12 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 			return err
 		}
 	}
-	term := group[0].term
-	l.terms = append(l.terms, term)
-	added := l.enc.len() - before + len(term) + 3
-	// Prefix lists whose first expansion term is this one.
+	return nil
+}
+
+// putPrefixLists writes the prefix lists whose first expansion term is
+// term, and returns the bytes they added.
+func (l *shardWriter) putPrefixLists(term string) (int, error) {
 	vls := l.vlists[term]
 	delete(l.vlists, term)
 	slices.SortFunc(vls, func(a, b *vlist) int {
@@ -416,6 +448,7 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 		}
 		return a.field - b.field
 	})
+	added := 0
 	for _, vl := range vls {
 		xw := l.x[vl.prefix]
 		if xw == nil {
@@ -428,15 +461,11 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 		xw.put(uint64(vl.nTerms))
 		xw.put(uint64(len(vl.posts)))
 		if err := l.writeVirtual(vl, xw); err != nil {
-			return err
+			return 0, err
 		}
 		added += xw.len() - b0
 	}
-	l.bytes += added
-	if !l.dCut {
-		l.dCut = cdcCut(term, added, l.bytes, opts.DictShardBytes)
-	}
-	return nil
+	return added, nil
 }
 
 // tfMax writes a block's maximum as the tf code of its max-impact posting.
