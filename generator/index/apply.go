@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
@@ -41,57 +42,75 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	if bs <= 0 {
 		bs = DefaultBatchSize
 	}
-	dirty := filepath.Join(ix.dir, dirtyFile)
-	batch := ix.bleve.NewBatch()
-	marked := false
-	flushes := 0
-	flush := func() error {
-		if batch.Size() == 0 {
-			return nil
+	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
+	for r := range changed {
+		if err := b.put(r, &st); err != nil {
+			return st, err
 		}
-		if !marked {
-			// Until the side store is written again, the index and the side
-			// store may disagree: a crash now makes Open start over.
-			if err := os.WriteFile(dirty, nil, 0o644); err != nil {
-				return err
-			}
-			marked = true
+	}
+	if err := b.deleteGone(keep, &st); err != nil {
+		return st, err
+	}
+	if err := b.flush(); err != nil {
+		return st, err
+	}
+	if b.flushes > 0 {
+		if err := ix.settle(b.flushes == 1); err != nil {
+			return st, err
 		}
-		if err := ix.bleve.Batch(batch); err != nil {
-			return fmt.Errorf("index: batch: %w", err)
+	}
+	if b.marked {
+		if err := ix.writeSide(); err != nil {
+			return st, err
 		}
-		flushes++
-		batch.Reset()
+		if err := os.Remove(b.dirty); err != nil {
+			return st, err
+		}
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// applyBatch is an Apply's bleve batch, flushed every size operations.
+type applyBatch struct {
+	ix      *Index
+	batch   *bleve.Batch
+	size    int
+	dirty   string // the file that says the side store may disagree
+	marked  bool   // dirty written
+	flushes int
+}
+
+// put indexes r unless the side store holds its hash already.
+func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
+	if r == nil || r.ID == "" {
 		return nil
 	}
-	for r := range changed {
-		if r == nil || r.ID == "" {
-			continue
-		}
-		h := recordHash(r)
-		old, had := ix.side[r.ID]
-		if had && old.Hash == h {
-			st.Unchanged++
-			continue
-		}
-		doc, dd := BuildDoc(r)
-		if err := batch.Index(r.ID, doc); err != nil {
-			return st, fmt.Errorf("index: record %s: %w", r.ID, err)
-		}
-		if had {
-			st.Updated++
-			ix.noteTerms(r.ID, doc)
-		} else {
-			st.Added++
-			ix.restructured = true
-		}
-		ix.putSide(r.ID, sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)})
-		if batch.Size() >= bs {
-			if err := flush(); err != nil {
-				return st, err
-			}
-		}
+	ix := b.ix
+	h := recordHash(r)
+	old, had := ix.side[r.ID]
+	if had && old.Hash == h {
+		st.Unchanged++
+		return nil
 	}
+	doc, dd := BuildDoc(r)
+	if err := b.batch.Index(r.ID, doc); err != nil {
+		return fmt.Errorf("index: record %s: %w", r.ID, err)
+	}
+	if had {
+		st.Updated++
+		ix.noteTerms(r.ID, doc)
+	} else {
+		st.Added++
+		ix.restructured = true
+	}
+	ix.putSide(r.ID, sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)})
+	return b.flushIfFull()
+}
+
+// deleteGone deletes the records keep does not keep, in id order.
+func (b *applyBatch) deleteGone(keep func(id string) bool, st *SyncStats) error {
+	ix := b.ix
 	var gone []string
 	for id := range ix.side {
 		if !keep(id) {
@@ -100,34 +119,44 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	}
 	sort.Strings(gone)
 	for _, id := range gone {
-		batch.Delete(id)
+		b.batch.Delete(id)
 		ix.deleteSide(id)
 		ix.restructured = true
 		st.Deleted++
-		if batch.Size() >= bs {
-			if err := flush(); err != nil {
-				return st, err
-			}
+		if err := b.flushIfFull(); err != nil {
+			return err
 		}
 	}
-	if err := flush(); err != nil {
-		return st, err
+	return nil
+}
+
+func (b *applyBatch) flushIfFull() error {
+	if b.batch.Size() >= b.size {
+		return b.flush()
 	}
-	if flushes > 0 {
-		if err := ix.settle(flushes == 1); err != nil {
-			return st, err
-		}
+	return nil
+}
+
+// flush applies the batch to bleve, the first time after marking the
+// side store dirty.
+func (b *applyBatch) flush() error {
+	if b.batch.Size() == 0 {
+		return nil
 	}
-	if marked {
-		if err := ix.writeSide(); err != nil {
-			return st, err
+	if !b.marked {
+		// Until the side store is written again, the index and the side
+		// store may disagree: a crash now makes Open start over.
+		if err := os.WriteFile(b.dirty, nil, 0o644); err != nil {
+			return err
 		}
-		if err := os.Remove(dirty); err != nil {
-			return st, err
-		}
+		b.marked = true
 	}
-	st.Duration = time.Since(start)
-	return st, nil
+	if err := b.ix.bleve.Batch(b.batch); err != nil {
+		return fmt.Errorf("index: batch: %w", err)
+	}
+	b.flushes++
+	b.batch.Reset()
+	return nil
 }
 
 // settle merges segments now, so that the export that follows and later
