@@ -9,6 +9,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/pattern"
+	"github.com/errdocs/errdocs/generator/record"
 )
 
 func TestPatternWords(t *testing.T) {
@@ -55,19 +56,7 @@ func TestPastePatternFirst(t *testing.T) {
 		r.MessagePattern = `cannot open \S+: database is locked \(\d+\)`
 		r.Documentation += "\n\nThe file /var/lib/app/data.db is locked: got /var/lib/app/data.db must be closed."
 	}
-	dir := t.TempDir()
-	ix, err := index.Open(filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Sync(index.Records(recs)); err != nil {
-		t.Fatal(err)
-	}
-	site := filepath.Join(dir, "site")
-	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
-		t.Fatal(err)
-	}
+	site := exportedSite(t, recs)
 	paste := "Cluster_LeastRequestLbConfig.ChoiceCount must be >= 2, got: /var/lib/app/data.db"
 	queries := []map[string]interface{}{
 		{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}},
@@ -117,19 +106,7 @@ func TestPasteFramesIgnored(t *testing.T) {
 		r.MessagePattern = ""
 		r.Documentation += "\n\nThe goroutine running main.main in /srv/app/main.go and main.run in /srv/app/run.go exited; the index is rebuilt."
 	}
-	dir := t.TempDir()
-	ix, err := index.Open(filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Sync(index.Records(recs)); err != nil {
-		t.Fatal(err)
-	}
-	site := filepath.Join(dir, "site")
-	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
-		t.Fatal(err)
-	}
+	site := exportedSite(t, recs)
 	raw := "panic: " + target.ErrorMessage + "\n\ngoroutine 1 [running]:\nmain.run(0x3)\n\t/srv/app/run.go:40 +0x1d\n" +
 		"main.main()\n\t/srv/app/main.go:12 +0x25\nexit status 2"
 	flat := strings.Join(strings.Fields(raw), " ")
@@ -163,19 +140,7 @@ func TestPastePatternFitFirst(t *testing.T) {
 	own.MessagePattern = `quuxing (\w+) (\w+) = (\d+) in lattice`
 	other.ErrorMessage = "quuxing default zorblen = 9 in lattice"
 	other.MessagePattern = `quuxing default (\w+) = (\d+) in lattice`
-	dir := t.TempDir()
-	ix, err := index.Open(filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Sync(index.Records(recs)); err != nil {
-		t.Fatal(err)
-	}
-	site := filepath.Join(dir, "site")
-	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
-		t.Fatal(err)
-	}
+	site := exportedSite(t, recs)
 	for _, paste := range []string{"RuntimeError: quuxing default frobdepth = 2 in lattice", "quuxing default zorblen = 9 in lattice"} {
 		want := own.ID
 		if strings.Contains(paste, "zorblen") {
@@ -203,6 +168,25 @@ func TestPastePatternEdgeWords(t *testing.T) {
 	target := &recs[0]
 	target.ErrorMessage = "quuxing default frobdepth = 2"
 	target.MessagePattern = `quuxing (\w+) (\w+) = (\d+)`
+	site := exportedSite(t, recs)
+	paste := "RuntimeError: quuxing zorblen lattice = 17"
+	queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
+	var resp struct {
+		Queries []struct {
+			Error   string
+			Results []struct{ ID, Group string }
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+	if rs := resp.Queries[0].Results; len(rs) == 0 || rs[0].ID != target.ID || rs[0].Group != "pattern" {
+		t.Errorf("%q: %+v, want %s first as a pattern match", paste, rs, target.ID)
+	}
+}
+
+// exportedSite indexes recs and exports them with message patterns into
+// a temporary site folder, which it returns.
+func exportedSite(t *testing.T, recs []record.Record) string {
+	t.Helper()
 	dir := t.TempDir()
 	ix, err := index.Open(filepath.Join(dir, "cache"))
 	if err != nil {
@@ -216,16 +200,5 @@ func TestPastePatternEdgeWords(t *testing.T) {
 	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
 		t.Fatal(err)
 	}
-	paste := "RuntimeError: quuxing zorblen lattice = 17"
-	queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
-	var resp struct {
-		Queries []struct {
-			Error   string
-			Results []struct{ ID, Group string }
-		}
-	}
-	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
-	if rs := resp.Queries[0].Results; len(rs) == 0 || rs[0].ID != target.ID || rs[0].Group != "pattern" {
-		t.Errorf("%q: %+v, want %s first as a pattern match", paste, rs, target.ID)
-	}
+	return site
 }

@@ -1,12 +1,6 @@
 package export
 
-import (
-	"path/filepath"
-	"testing"
-
-	"github.com/errdocs/errdocs/generator/index"
-	"github.com/errdocs/errdocs/generator/pattern"
-)
+import "testing"
 
 // A typed query that ends in a whole stop word ("retry after") finds the
 // records that hold its other words: the last word, while typed, counts
@@ -16,19 +10,7 @@ func TestLastStopWord(t *testing.T) {
 	recs := genRecords(800, 7)
 	target := &recs[0]
 	target.ErrorMessage = "quota gauge exceeded, retry after 4098 seconds"
-	dir := t.TempDir()
-	ix, err := index.Open(filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Sync(index.Records(recs)); err != nil {
-		t.Fatal(err)
-	}
-	site := filepath.Join(dir, "site")
-	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
-		t.Fatal(err)
-	}
+	site := exportedSite(t, recs)
 	q := "quota gauge retry after"
 	queries := []map[string]interface{}{
 		{"q": q, "opts": map[string]interface{}{"limit": 10}},
