@@ -90,7 +90,7 @@ func classify(p, recordPath string) string {
 	case parts[0] == "static":
 		return kindStatic
 	case len(parts) == 1 && strings.HasPrefix(base, "."):
-		return kindMarker // .errdocs-site
+		return kindMarker // .errdocs-site, .errdocs-files.gz
 	case len(parts) == 4 && base == "index.html" && !reserved[parts[0]] && parts[2] != "page":
 		return kindRelated
 	case strings.HasSuffix(base, ".html"):

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs/generator/pipeline"
+	"github.com/errdocs/errdocs/generator/publish"
 )
 
 // bundleTime is the timestamp of every file in an archive, so the same
@@ -116,7 +117,7 @@ func writeArchive(dir, archive, format string) (err error) {
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			rel, _ := filepath.Rel(dir, p)
-			if rel != ".errdocs-site" {
+			if rel != publish.Marker && rel != publish.FileList {
 				files = append(files, filepath.ToSlash(rel))
 			}
 		}

@@ -662,7 +662,8 @@ func checkFraming(t *testing.T, said, site string) {
 
 // TestForeignFilesKept is failure 11: files a user put in the site folder
 // (CNAME, .htaccess) are kept by every kind of publication: in place (one
-// record edited), unchanged, and swap (another dataset).
+// record edited), unchanged, and swap (another dataset), with the cache
+// and without it (deleted: then the site's own list of its files tells).
 func TestForeignFilesKept(t *testing.T) {
 	dir := t.TempDir()
 	a := generated(t, dir, "a", 60, 11)
@@ -684,6 +685,8 @@ func TestForeignFilesKept(t *testing.T) {
 		{"unchanged", func() {}, a},
 		{"in place", func() { editOneRecord(t, a) }, a},
 		{"swap", func() {}, b},
+		{"swap without the cache", func() { os.RemoveAll(filepath.Join(dir, ".errdocs-cache")) }, a},
+		{"in place without the cache", func() { editOneRecord(t, a); os.RemoveAll(filepath.Join(dir, ".errdocs-cache")) }, a},
 	}
 	for _, st := range steps {
 		st.prep()

@@ -25,9 +25,11 @@ package publish
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,6 +52,13 @@ var ErrGone = errors.New("a file of the previous site was deleted by hand")
 // may be replaced. errdocs never replaces a folder without it unless the
 // folder is empty.
 const Marker = ".errdocs-site"
+
+// FileList names the file, beside the marker, that lists the files of the
+// site errdocs wrote (gzip, one slash-separated path a line). A later
+// build that has no other list of them (its cache was deleted) reads it
+// to tell the previous site's files from those a user put there (a CNAME,
+// an .htaccess), which every publication keeps.
+const FileList = ".errdocs-files.gz"
 
 // Stats counts what a build did to the files of the output.
 type Stats struct {
@@ -175,7 +184,7 @@ func CheckPath(rel string) error {
 		filepath.ToSlash(filepath.Clean(rel)) != rel || strings.HasSuffix(rel, "/") {
 		return fmt.Errorf("refusing to write %q: not a clean path inside the output folder", rel)
 	}
-	if rel == Marker {
+	if rel == Marker || rel == FileList {
 		return fmt.Errorf("refusing to write %q: reserved", rel)
 	}
 	return nil
@@ -491,11 +500,14 @@ func (s *Site) Commit(previous []string) error {
 		return s.publishNew()
 	}
 	if previous == nil {
+		previous = readFileList(s.out)
+	}
+	if previous == nil {
 		previous = walk(s.out)
 	}
 	var removed []string
 	for _, rel := range previous {
-		if _, ok := s.prints[rel]; rel != Marker && !ok {
+		if _, ok := s.prints[rel]; rel != Marker && rel != FileList && !ok {
 			if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
 				removed = append(removed, rel)
 			}
@@ -522,6 +534,10 @@ func (s *Site) Commit(previous []string) error {
 }
 
 func (s *Site) publishNew() error {
+	if err := s.writeFileList(); err != nil {
+		os.RemoveAll(s.stage)
+		return err
+	}
 	if err := writeMarker(s.stage); err != nil {
 		os.RemoveAll(s.stage)
 		return err
@@ -536,6 +552,55 @@ func (s *Site) publishNew() error {
 	}
 	return nil
 }
+
+// writeFileList writes FileList into the stage: the new site's files.
+func (s *Site) writeFileList() error {
+	rels := make([]string, 0, len(s.prints))
+	for rel := range s.prints {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	for _, rel := range rels {
+		zw.Write([]byte(rel))
+		zw.Write([]byte{'\n'})
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(s.stage, FileList), b.Bytes(), 0o644)
+}
+
+// readFileList returns the files FileList in out names, or nil when it is
+// missing or unreadable (a site of an older errdocs: then the folder is
+// walked, and every file in it taken for the previous site's).
+func readFileList(out string) []string {
+	f, err := os.Open(filepath.Join(out, FileList))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(io.LimitReader(f, maxFileList))
+	if err != nil {
+		return nil
+	}
+	var rels []string
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		if rel := sc.Text(); CheckPath(rel) == nil {
+			rels = append(rels, rel)
+		}
+	}
+	if sc.Err() != nil {
+		return nil
+	}
+	return rels
+}
+
+// maxFileList bounds what readFileList reads of a FileList (whose bytes
+// anyone with write access to the output could have replaced).
+const maxFileList = 256 << 20
 
 func writeMarker(dir string) error {
 	return os.WriteFile(filepath.Join(dir, Marker), []byte("This folder was written by errdocs; a build replaces it whole.\n"), 0o644)
@@ -554,7 +619,7 @@ func (s *Site) keepForeign(removed []string) error {
 		gone[rel] = true
 	}
 	for _, rel := range walk(s.out) {
-		if _, ours := s.prints[rel]; ours || gone[rel] || rel == Marker {
+		if _, ours := s.prints[rel]; ours || gone[rel] || rel == Marker || rel == FileList {
 			continue
 		}
 		dst := filepath.Join(s.stage, filepath.FromSlash(rel))
@@ -588,6 +653,10 @@ func (s *Site) publishSwap() error {
 			}
 			return fmt.Errorf("publish: %w", err)
 		}
+	}
+	if err := s.writeFileList(); err != nil {
+		os.RemoveAll(s.stage)
+		return err
 	}
 	if err := writeMarker(s.stage); err != nil {
 		os.RemoveAll(s.stage)
@@ -648,7 +717,13 @@ func (s *Site) publishInPlace(removed []string) error {
 	for _, rel := range removed {
 		enc.Encode(journalStep{"del", rel})
 	}
-	// A new marker says the site changed (see Previous).
+	// The list of the site's files, then a new marker that says the
+	// site changed (see Previous).
+	if err := s.writeFileList(); err != nil {
+		os.RemoveAll(s.stage)
+		return err
+	}
+	enc.Encode(journalStep{"put", FileList})
 	if err := writeMarker(s.stage); err != nil {
 		os.RemoveAll(s.stage)
 		return err
@@ -745,7 +820,7 @@ func RollForward(out string) error {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 		var st journalStep
-		if err := json.Unmarshal(sc.Bytes(), &st); err != nil || (CheckPath(st.Rel) != nil && st.Rel != Marker) {
+		if err := json.Unmarshal(sc.Bytes(), &st); err != nil || (CheckPath(st.Rel) != nil && st.Rel != Marker && st.Rel != FileList) {
 			return fmt.Errorf("publish: bad journal line in %s", jp)
 		}
 		dst := filepath.Join(out, filepath.FromSlash(st.Rel))
