@@ -305,6 +305,9 @@ func firstScreen(t *testing.T, u ui, base string, indexFile bool, target record.
 			status := u.eval(`document.getElementById('result-count').textContent`)
 			if q := regexp.MustCompile(`“([^”]*)”`).FindStringSubmatch(status); q == nil || len([]rune(q[1])) > 81 {
 				t.Errorf("the status line quotes the query at length: %q", status)
+			} else if head := string([]rune(pasted)[:min(15, len([]rune(pasted)))]); !strings.HasPrefix(q[1], head) {
+				// a paste is quoted by its error line, not its traceback's header
+				t.Errorf("the status line quotes %q, not the pasted error %q", q[1], pasted)
 			}
 			browsertest.Screenshot(t, u.ctx, shots+"-search-pasted-"+c.name+"-"+scheme+".png")
 		}

@@ -301,9 +301,9 @@
 
   // renderList shows the results: those with every word first, then, under
   // their own heading, those with some of the words (the engine's group).
-  function renderList(s, results, exact) {
+  function renderList(s, results, exact, asked) {
     var all = el("ol", "results"), some = el("ol", "results results-some");
-    var marks = s.q ? marker(s.q) : function () { return false; };
+    var marks = asked ? marker(asked) : function () { return false; };
     results.slice(0, s.shown).forEach(function (r) {
       var li = resultItem(s, r, exact[r.num], marks);
       primary(r) || exact[r.num] ? all.appendChild(li) : some.appendChild(li);
@@ -319,12 +319,12 @@
   }
 
   function renderResults(s, res, exact) {
-    renderList(s, res.results, exact);
+    renderList(s, res.results, exact, res.asked || s.q);
     var list = res.results.slice(0, s.shown);
     var shown = list.length;
     var first = list.filter(primary).length;
     var total = Math.max(res.total, first);
-    var q = quote(s.q);
+    var q = quote(res.asked || s.q);
     clear(helpEl);
     helpEl.hidden = true;
     if (shown === 0 && res.partial) {
@@ -565,7 +565,9 @@
       var exact = {};
       var results = (res.results || []).slice();
       if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
-      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial, pasted: asPaste,
+      // a paste is quoted by its error lines, not its traceback's header
+      var asked = asPaste && window.ErrdocsSearch.errorText ? window.ErrdocsSearch.errorText(raw) || s.q : s.q;
+      renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial, pasted: asPaste, asked: asked,
         fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
       restoreScroll();
       if (results.length === 0 && s.q.trim() && !res.partial) {
