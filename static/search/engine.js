@@ -591,15 +591,17 @@
   }
   // The prefix queries on w, one per field.
   function prefixNodes(w) {
-    return manifest.fields.map(function (f, fi) {
-      var ts = termsWithPrefix(w, fi);
-      if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) return leaf(fi, w, f.boost);
-      var node = orNode(ts.map(function (t) { return leaf(fi, t, f.boost); }));
-      // a long expansion with an exported prefix list: one virtual leaf
-      var ve = prefixEntry(w, fi, ts[0]);
-      if (ve && ve.nTerms === ts.length) { node.vleaf = true; node.entry = ve; node.term = w; node.field = fi; node.boost = f.boost; node.df = ve.n; }
-      return node;
-    });
+    return manifest.fields.map(function (f, fi) { return prefixNode(w, fi); });
+  }
+  // The prefix query on w in field fi.
+  function prefixNode(w, fi) {
+    var f = manifest.fields[fi], ts = termsWithPrefix(w, fi);
+    if (ts.length === 0 || (ts.length === 1 && ts[0] === w)) return leaf(fi, w, f.boost);
+    var node = orNode(ts.map(function (t) { return leaf(fi, t, f.boost); }));
+    // a long expansion with an exported prefix list: one virtual leaf
+    var ve = prefixEntry(w, fi, ts[0]);
+    if (ve && ve.nTerms === ts.length) { node.vleaf = true; node.entry = ve; node.term = w; node.field = fi; node.boost = f.boost; node.df = ve.n; }
+    return node;
   }
 
   function buildTree(plan, opts) {
@@ -642,7 +644,7 @@
     for (var i = 0; i < plan.words.length; i++) {
       var wd = plan.words[i], ks = [];
       wd.clauses.forEach(function (c) { if (c.field === mi) c.toks.forEach(function (t) { ks.push(termNode(mi, t, opts)); }); });
-      if (wd.prefix) ks.push(prefixNodes(plan.prefixWord)[mi]);
+      if (wd.prefix) ks.push(prefixNode(plan.prefixWord, mi));
       if (!ks.length) return null;
       kids.push(orNode(ks));
     }
