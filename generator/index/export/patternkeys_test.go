@@ -146,15 +146,7 @@ func TestPastePatternFitFirst(t *testing.T) {
 		if strings.Contains(paste, "zorblen") {
 			want = other.ID
 		}
-		queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
-		var resp struct {
-			Queries []struct {
-				Error   string
-				Results []struct{ ID, Group string }
-			}
-		}
-		runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
-		rs := resp.Queries[0].Results
+		rs := pasteResults(t, site, paste)
 		if len(rs) < 2 || rs[0].ID != want || rs[0].Group != "pattern" || rs[1].Group != "pattern" {
 			t.Errorf("%q: %+v, want %s first of two pattern matches", paste, rs, want)
 		}
@@ -170,15 +162,7 @@ func TestPastePatternEdgeWords(t *testing.T) {
 	target.MessagePattern = `quuxing (\w+) (\w+) = (\d+)`
 	site := exportedSite(t, recs)
 	paste := "RuntimeError: quuxing zorblen lattice = 17"
-	queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
-	var resp struct {
-		Queries []struct {
-			Error   string
-			Results []struct{ ID, Group string }
-		}
-	}
-	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
-	if rs := resp.Queries[0].Results; len(rs) == 0 || rs[0].ID != target.ID || rs[0].Group != "pattern" {
+	if rs := pasteResults(t, site, paste); len(rs) == 0 || rs[0].ID != target.ID || rs[0].Group != "pattern" {
 		t.Errorf("%q: %+v, want %s first as a pattern match", paste, rs, target.ID)
 	}
 }
@@ -201,4 +185,22 @@ func exportedSite(t *testing.T, recs []record.Record) string {
 		t.Fatal(err)
 	}
 	return site
+}
+
+// pasteResults is the first ten results of paste searched as the page
+// searches a paste (typed text and raw paste the same).
+func pasteResults(t *testing.T, site, paste string) []struct{ ID, Group string } {
+	t.Helper()
+	queries := []map[string]interface{}{{"q": paste, "opts": map[string]interface{}{"limit": 10, "patterns": true, "paste": paste}}}
+	var resp struct {
+		Queries []struct {
+			Error   string
+			Results []struct{ ID, Group string }
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": queries}, &resp)
+	if q := resp.Queries[0]; q.Error != "" {
+		t.Fatalf("%q: %s", paste, q.Error)
+	}
+	return resp.Queries[0].Results
 }
