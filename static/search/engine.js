@@ -66,11 +66,12 @@
  *         parity tests compare each with its bleve twin, index.QueryOptions).
  *       results are in rank order: group, then score descending, then doc
  *         number (the filter-only order); but the first ten of a typed
- *         query's words (mode "all", not fuzzy, two words or more) are
- *         ordered by how their message holds the words first (see
- *         typedOrder), so their scores may not descend. num is the record's doc number in this
- *         export; doc = {title, url, repo, severity, errorType, language,
- *         snippet[, pattern]} (what a result shows; the record id, tags,
+ *         query's words (mode "all", not fuzzy, two query tokens or more)
+ *         are ordered by how their message holds the words first (see
+ *         typedOrder), so their scores may not descend. num is the
+ *         record's doc number in this export; doc = {title, url, repo,
+ *         severity, errorType, language, snippet[, pattern]} (what a
+ *         result shows; the record id, tags,
  *         error class and code are not in it); url is relative to the
  *         site root ("owner/name/slug/") and names the record. matchedTerms
  *         are analyzed terms (compare with analyze("errorMessage", word)).
@@ -1677,7 +1678,7 @@
   // shape (valueShape) of more of these results; ties keep the score's
   // order. The index holds no positions (they would cost every query
   // bytes); the messages of the first results are loaded to show them
-  // anyway. Mirror of the Go twin's typedOrder (query_test.go).
+  // anyway. Mirror of the Go twin's typedOrder (typedorder_test.go).
   var ORDERED = 10;
   function typedTokens(text, prefix) {
     var qws = queryWords(text), toks = [];
@@ -1700,7 +1701,7 @@
   // punctuation trimmed, ASCII lowercased), each word that looks like a
   // value (a digit, a path or name character, a capital after a small
   // letter: camelCase) as "*".
-  // Mirror of valueShape in query_test.go.
+  // Mirror of valueShape in typedorder_test.go.
   var VALUE_CHARS = "/\\_-.=<>@#$%&*+~|";
   function valueShape(m) {
     var out = [];
