@@ -59,7 +59,7 @@ func newOracleRecs(m mapping.IndexMapping, recs []record.Record) []oracleRec {
 // given in-order triple with probability 1/C(k,3).
 func usableWords(msg string) int {
 	seen := map[string]bool{}
-	rng := 0
+	n := 0
 	for _, loc := range oracleWordRE.FindAllStringIndex(msg, -1) {
 		if loc[0] > 0 && !isOracleSep(msg[loc[0]-1]) || loc[1] < len(msg) && !isOracleSep(msg[loc[1]]) {
 			continue
@@ -69,45 +69,25 @@ func usableWords(msg string) int {
 			continue
 		}
 		seen[w] = true
-		rng++
+		n++
 	}
-	return rng
+	return n
 }
 
 func isOracleSep(c byte) bool {
 	return strings.IndexByte(" \t\n:;,()[]{}\"'!?", c) >= 0
 }
 
-// subsequence reports whether want occurs in have in order (not
-// necessarily adjacent), and how many consecutive pairs of want are
-// adjacent there (at the first in-order occurrence found greedily).
-func subsequence(have, want []string) (bool, int) {
-	j, adj, lastAt := 0, 0, -2
-	for i, h := range have {
-		if j < len(want) && h == want[j] {
-			if i == lastAt+1 && j > 0 {
-				adj++
-			}
-			lastAt = i
-			j++
-		}
-	}
-	return j == len(want), adj
+// inOrder and adjacent are typedOrder's measures (holdsInOrder) of a
+// whole word.
+func inOrder(have, want []string) bool {
+	in, _ := holdsInOrder(have, want, false)
+	return in == 1
 }
 
-// adjacentPairs counts the consecutive pairs of want that stand next to
-// each other, in that order, somewhere in have.
-func adjacentPairs(have, want []string) int {
-	n := 0
-	for j := 0; j+1 < len(want); j++ {
-		for i := 0; i+1 < len(have); i++ {
-			if have[i] == want[j] && have[i+1] == want[j+1] {
-				n++
-				break
-			}
-		}
-	}
-	return n
+func adjacent(have, want []string) int {
+	_, adj := holdsInOrder(have, want, false)
+	return adj
 }
 
 func containsAll(have, want []string) bool {
@@ -136,37 +116,36 @@ type oracle struct {
 var oracles = []oracle{
 	{"tie", "max", func(o *oracleRec, stems, surface []string) float64 { return 1 }},
 	{"shortest", "max", func(o *oracleRec, stems, surface []string) float64 { return -float64(len(o.stems)) }},
-	{"adjacent-pairs", "max", func(o *oracleRec, stems, surface []string) float64 { return float64(adjacentPairs(o.stems, stems)) }},
+	{"adjacent-pairs", "max", func(o *oracleRec, stems, surface []string) float64 { return float64(adjacent(o.stems, stems)) }},
 	{"adjacent-pairs-surface", "max", func(o *oracleRec, stems, surface []string) float64 {
-		return 10*float64(adjacentPairs(o.stems, stems)) + b2f(containsAll(o.surface, surface))
+		return 10*float64(adjacent(o.stems, stems)) + b2f(containsAll(o.surface, surface))
 	}},
 	{"adjacent-pairs-sum", "sum", func(o *oracleRec, stems, surface []string) float64 {
-		return math.Pow(10, float64(adjacentPairs(o.stems, stems)))
+		return math.Pow(10, float64(adjacent(o.stems, stems)))
 	}},
 	{"order", "max", func(o *oracleRec, stems, surface []string) float64 {
-		in, _ := subsequence(o.stems, stems)
+		in := inOrder(o.stems, stems)
 		return b2f(in)
 	}},
 	{"order-adjacent", "max", func(o *oracleRec, stems, surface []string) float64 {
-		in, adj := subsequence(o.stems, stems)
-		return 10*b2f(in) + float64(adj)
+		return 10*b2f(inOrder(o.stems, stems)) + float64(adjacent(o.stems, stems))
 	}},
 	{"surface", "max", func(o *oracleRec, stems, surface []string) float64 {
 		return b2f(containsAll(o.surface, surface))
 	}},
 	{"order-surface", "max", func(o *oracleRec, stems, surface []string) float64 {
-		in, _ := subsequence(o.surface, surface)
+		in := inOrder(o.surface, surface)
 		return b2f(in)
 	}},
 	{"order-surface-shortest", "max", func(o *oracleRec, stems, surface []string) float64 {
-		in, _ := subsequence(o.surface, surface)
+		in := inOrder(o.surface, surface)
 		return 1000*b2f(in) - float64(len(o.stems))
 	}},
 	// bayes: the probability that the record's message made the query
 	// (knownitem.Keywords' rule), summed over a group: the best any
 	// ranker can do on these queries.
 	{"bayes", "sum", func(o *oracleRec, stems, surface []string) float64 {
-		in, _ := subsequence(o.surface, surface)
+		in := inOrder(o.surface, surface)
 		if !in || o.usable < 3 {
 			return 0
 		}
@@ -174,7 +153,7 @@ var oracles = []oracle{
 		return 6 / (k * (k - 1) * (k - 2))
 	}},
 	{"bayes-record", "max", func(o *oracleRec, stems, surface []string) float64 {
-		in, _ := subsequence(o.surface, surface)
+		in := inOrder(o.surface, surface)
 		if !in || o.usable < 3 {
 			return 0
 		}
