@@ -82,6 +82,7 @@ type Renderer struct {
 	openSearch *template.Template            // opensearch.xml, when the templates have it
 	pool       sync.Pool
 	entries    entryCache
+	shared     sync.Map // sharedKey → template.HTML: the shared fragments (Page.Shared)
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -216,6 +217,7 @@ func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) er
 			r.pool.Put(buf)
 		}
 	}()
+	p.r, p.set = r, t
 	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
 		return fmt.Errorf("render %s: %w", p.links.From, err)
 	}

@@ -1,0 +1,83 @@
+package render
+
+import (
+	"html/template"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// TestSharedFragmentsFollowThePagesDepth renders a site whose pages sit at
+// several depths and checks that each page's header, asset links and
+// footer (shared fragments, executed once per depth) link from that page.
+func TestSharedFragmentsFollowThePagesDepth(t *testing.T) {
+	recs := []*record.Record{minimal("1", "o/n", "a"), minimal("2", "o/n", "b"), minimal("3", "p/q", "c")}
+	r := newRenderer(t, Options{})
+	pages := renderAll(t, r, build(recs), recs)
+	brand := regexp.MustCompile(`<a class="brand" href="([^"]*)">`)
+	footer := regexp.MustCompile(`<a href="([^"]*)">Repositories</a>`)
+	style := regexp.MustCompile(`<link rel="stylesheet" href="([^"]*)">`)
+	depths := map[int]bool{}
+	for file, b := range pages {
+		from, ok := strings.CutSuffix(file, "index.html")
+		if !ok {
+			continue
+		}
+		depths[strings.Count(from, "/")] = true
+		l := model.Links{From: from}
+		for _, c := range []struct {
+			re   *regexp.Regexp
+			want string
+		}{{brand, l.Link("")}, {footer, l.Link("repos/")}, {style, l.Asset("style.css")}} {
+			m := c.re.FindSubmatch(b)
+			if m == nil || string(m[1]) != template.HTMLEscapeString(c.want) {
+				t.Errorf("%s: %s gives %q, want %q", file, c.re, m, c.want)
+			}
+		}
+	}
+	if len(depths) < 3 {
+		t.Fatalf("pages at depths %v only: the test needs several", depths)
+	}
+}
+
+// TestSharedFragmentUsingThePage overrides the header with one that shows
+// the page's own title (templates from disk may): the fragment cannot be
+// shared, and each page still shows its own.
+func TestSharedFragmentUsingThePage(t *testing.T) {
+	files := fstest.MapFS{}
+	err := fs.WalkDir(templatesDir, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(templatesDir, path)
+		files[path] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	partials := string(files[partialsFile].Data)
+	const open = `<header class="top">`
+	if !strings.Contains(partials, open) {
+		t.Fatalf("%s has no %s", partialsFile, open)
+	}
+	files[partialsFile].Data = []byte(strings.Replace(partials, open, open+`<p class="own">{{.Head.Title}}</p>`, 1))
+	recs := []*record.Record{minimal("1", "o/n", "first"), minimal("2", "o/n", "second")}
+	r := newRenderer(t, Options{Templates: files})
+	s := build(recs)
+	for i, rec := range recs {
+		b, err := r.Record(s, int32(i), rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `<p class="own">failed: ` + rec.Slug + ` — o/n · errdocs</p>`
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page of %s lacks its own title in the header (%s)", rec.Slug, want)
+		}
+	}
+}
