@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/markup/htmltext"
@@ -82,7 +83,8 @@ type Renderer struct {
 	openSearch *template.Template            // opensearch.xml, when the templates have it
 	pool       sync.Pool
 	entries    entryCache
-	shared     sync.Map // sharedKey → template.HTML: the shared fragments (Page.Shared)
+	shared     sync.Map     // sharedKey → template.HTML: the shared fragments (Page.Shared, Page.Memo)
+	memos      atomic.Int64 // memos kept in shared
 }
 
 // Template files. layout.html defines "layout", which a page fills by

@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"fmt"
 	"html/template"
 	"strings"
 )
@@ -44,12 +45,14 @@ func (v siteView) Search() bool { return v.p.Search }
 // sharedKey is what a shared fragment's output depends on: the template
 // set, the fragment, the page's root (its depth, or the absolute base of
 // a page served at any depth) and whether it is the search page. The
-// site's title, description and assets are the renderer's.
+// site's title, description and assets are the renderer's. A memo (Memo)
+// has the value it was given as arg instead of a root.
 type sharedKey struct {
 	set    *template.Template
 	name   string
 	root   string
 	search bool
+	arg    string
 }
 
 // notShared marks a fragment that a siteView cannot execute (a template
@@ -88,4 +91,40 @@ func (p *Page) execute(name string, data any) (template.HTML, error) {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
+}
+
+// maxMemos bounds the fragments Memo keeps: a template from disk could
+// memoize a value that differs on every page.
+const maxMemos = 4096
+
+// Memo returns the fragment name executed with arg alone, kept by arg's
+// value: for the record page's section headings and table of contents,
+// which are made of the site's fixed section names. arg is a link or a
+// list of links, values without methods, so that the output depends on
+// the value only.
+func (p *Page) Memo(name string, arg any) (template.HTML, error) {
+	if p.r == nil || p.set == nil {
+		return "", errors.New("Memo: the page is not being rendered")
+	}
+	var key strings.Builder
+	switch a := arg.(type) {
+	case link:
+		key.WriteString("1\x00" + a.Name + "\x00" + a.Path)
+	case []link:
+		key.WriteString("n")
+		for _, l := range a {
+			key.WriteString("\x00" + l.Name + "\x00" + l.Path)
+		}
+	default:
+		return "", fmt.Errorf("Memo %q: %T is neither a link nor a list of links", name, arg)
+	}
+	k := sharedKey{set: p.set, name: name, arg: key.String()}
+	if h, ok := p.r.shared.Load(k); ok {
+		return h.(template.HTML), nil
+	}
+	h, err := p.execute(name, arg)
+	if err == nil && p.r.memos.Add(1) <= maxMemos {
+		p.r.shared.Store(k, h)
+	}
+	return h, err
 }

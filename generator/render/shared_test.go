@@ -81,3 +81,63 @@ func TestSharedFragmentUsingThePage(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoizedTableOfContents renders records with different sections and
+// checks that each page's "On this page" and headings are its own, though
+// pages with the same sections share them.
+func TestMemoizedTableOfContents(t *testing.T) {
+	full := seed(t)
+	bare := minimal("2", "o/n", "bare")
+	bare.TriggerScenarios, bare.CommonSituations = "", ""
+	recs := []*record.Record{full, bare, minimal("3", "o/n", "third")}
+	r := newRenderer(t, Options{})
+	s := build(recs)
+	toc := regexp.MustCompile(`<li><a href="#([a-z-]+)">`)
+	heading := regexp.MustCompile(`<h2 id="([a-z-]+)"><a class="anchor" href="#([a-z-]+)">([^<]+)</a></h2>`)
+	var seen []string
+	for i, rec := range recs {
+		p, err := r.recordPage(s, int32(i), rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, l := range p.Data.(*recordData).Sections {
+			want = append(want, l.Path)
+		}
+		b, err := r.Record(s, int32(i), rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, heads []string
+		for _, m := range toc.FindAllSubmatch(b, -1) {
+			got = append(got, string(m[1]))
+		}
+		for _, m := range heading.FindAllSubmatch(b, -1) {
+			if string(m[1]) != string(m[2]) || string(m[3]) != sectionTitles[string(m[1])] {
+				t.Errorf("%s: heading %s", rec.Slug, m[0])
+			}
+			heads = append(heads, string(m[1]))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") || strings.Join(heads, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: contents %v, headings %v; want %v", rec.Slug, got, heads, want)
+		}
+		seen = append(seen, strings.Join(want, " "))
+	}
+	if seen[0] == seen[1] || seen[1] == seen[2] {
+		t.Fatalf("the records' sections do not differ: %q", seen)
+	}
+}
+
+// TestMemoRefusesOtherValues: a memo is kept by its argument's value, so
+// only values without methods are accepted.
+func TestMemoRefusesOtherValues(t *testing.T) {
+	r := newRenderer(t, Options{})
+	p := r.page("x/", "X")
+	p.r, p.set = r, r.pages[recordPage]
+	if _, err := p.Memo("h2", p); err == nil {
+		t.Error("Memo took a page as its argument")
+	}
+	if h, err := p.Memo("h2", link{Name: "A <b>", Path: "a"}); err != nil || h != `<h2 id="a"><a class="anchor" href="#a">A &lt;b&gt;</a></h2>` {
+		t.Errorf("Memo(h2) = %q, %v", h, err)
+	}
+}
