@@ -56,3 +56,37 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkRecordTemplate executes record.html for the pages of 300
+// generated records made beforehand: template execution alone.
+func BenchmarkRecordTemplate(b *testing.B) {
+	all := corpus.Generate(300, 1).Records()
+	s := build(func() []*record.Record {
+		recs := make([]*record.Record, len(all))
+		for i := range all {
+			recs[i] = &all[i]
+		}
+		return recs
+	}())
+	r := newRenderer(b, Options{})
+	pages := make([]*Page, len(all))
+	for i := range all {
+		p, err := r.recordPage(s, int32(i), &all[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages[i] = p
+	}
+	var n int64
+	emit := func(page []byte) error { n += int64(len(page)); return nil }
+	b.ReportAllocs()
+	done := cpuPerOp(b)
+	for b.Loop() {
+		for _, p := range pages {
+			if err := r.executeFunc(recordPage, p, emit); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	done()
+}
