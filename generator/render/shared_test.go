@@ -1,15 +1,18 @@
 package render
 
 import (
+	"bytes"
 	"html/template"
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/corpus"
 )
 
 // TestSharedFragmentsFollowThePagesDepth renders a site whose pages sit at
@@ -139,5 +142,47 @@ func TestMemoRefusesOtherValues(t *testing.T) {
 	}
 	if h, err := p.Memo("h2", link{Name: "A <b>", Path: "a"}); err != nil || h != `<h2 id="a"><a class="anchor" href="#a">A &lt;b&gt;</a></h2>` {
 		t.Errorf("Memo(h2) = %q, %v", h, err)
+	}
+}
+
+// TestSharedFragmentsConcurrently renders record pages on several
+// goroutines with a fresh renderer (its fragments made and first executed
+// concurrently) and compares them with the same pages rendered one by one.
+func TestSharedFragmentsConcurrently(t *testing.T) {
+	all := corpus.Generate(40, 3).Records()
+	recs := make([]*record.Record, len(all))
+	for i := range all {
+		recs[i] = &all[i]
+	}
+	s := build(recs)
+	want := make([][]byte, len(recs))
+	serial := newRenderer(t, Options{})
+	for i, rec := range recs {
+		b, err := serial.Record(s, int32(i), rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = b
+	}
+	r := newRenderer(t, Options{})
+	got := make([][]byte, len(recs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(recs); i += 4 {
+				b, err := r.Record(s, int32(i), recs[i])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[i] = b
+			}
+		})
+	}
+	wg.Wait()
+	for i := range recs {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("record %s: page rendered concurrently differs from the one rendered alone", recs[i].Slug)
+		}
 	}
 }
