@@ -46,6 +46,13 @@ func TestSharedFragmentsFollowThePagesDepth(t *testing.T) {
 	if len(depths) < 3 {
 		t.Fatalf("pages at depths %v only: the test needs several", depths)
 	}
+	// The built-in fragments use nothing but the site: each is shared.
+	r.shared.Range(func(k, v any) bool {
+		if v.(template.HTML) == notShared {
+			t.Errorf("fragment %q is executed page by page: it uses more than the site", k.(sharedKey).name)
+		}
+		return true
+	})
 }
 
 // TestSharedFragmentUsingThePage overrides the header with one that shows
