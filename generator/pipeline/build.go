@@ -48,6 +48,15 @@ type Config struct {
 	// notice otherwise.
 	Verify bool
 
+	// Garbage, when set, is told whether what the build does next makes
+	// much short-lived garbage beside a small live heap: true before a
+	// build with no page cache (it reads and renders everything) and
+	// before rendering many pages, false before a rebuild that renders
+	// few, whose live heap (every record's summary, the caches' tables) is
+	// most of its memory. A command may collect less often in the first
+	// case and as usual in the second (cmd/errdocs does).
+	Garbage func(much bool)
+
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
 	// StageDone, when set, is called as each stage of the pipeline ends,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -140,6 +141,10 @@ func (b *build) run() (err error) {
 		rejects = w
 	}
 	b.startLoading()
+	if b.c.Garbage != nil {
+		_, err := os.Stat(b.pcPath)
+		b.c.Garbage(err != nil)
+	}
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
 	defer func() {
@@ -394,6 +399,9 @@ func (b *build) check() error {
 	}
 	b.rep.Built = total
 	b.nNeed = int(needed.Load())
+	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
+		b.c.Garbage(true)
+	}
 	b.rep.Reused = total - b.nNeed
 	b.dkey = datasetKey(b.global, b.m, b.ds.raws, b.ds.extrasKey())
 	if b.early == nil && prev.reuseAll(out, kindExport, b.dkey) {
@@ -402,6 +410,10 @@ func (b *build) check() error {
 	b.timer.done("check")
 	return nil
 }
+
+// manyPages is how many record pages to render, of total, make a build
+// one of much garbage (Config.Garbage): about one page in ten.
+func manyPages(total int) int { return total / 10 }
 
 // emitAs writes the site's other pages, noting them in the page cache
 // under the dataset key.
