@@ -1,10 +1,13 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"slices"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/corpus"
 )
 
 // TestApplyEqualsSync checks that applying a change set gives the index
@@ -58,6 +61,32 @@ func TestApplyEqualsSync(t *testing.T) {
 		ha, hb := match(t, a, q, 10), match(t, b, q, 10)
 		if len(ha) == 0 || !slices.Equal(ha, hb) {
 			t.Errorf("%q: the Apply index finds %v, the Sync index %v", q, ha, hb)
+		}
+	}
+}
+
+// TestRecordHashKeepsItsBytes checks that recordHash hashes the bytes
+// json.Marshal gives for a record (what earlier builds hashed, so that an
+// index they left is not taken for changed), on generated records and on
+// one whose strings hold what JSON escapes.
+func TestRecordHashKeepsItsBytes(t *testing.T) {
+	recs := corpus.Generate(300, 7).Records()
+	odd := recs[0]
+	odd.ErrorMessage = "a <b> & \"c\" \u2028 \u2029 \x01 \xff\xfe done"
+	odd.Tags, odd.Solutions, odd.HTTPStatus = nil, []string{}, 0
+	recs = append(recs, odd)
+	for i := range recs {
+		r := &recs[i]
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		h.Write([]byte(MappingVersion))
+		h.Write([]byte{0})
+		h.Write(b)
+		if want := [16]byte(h.Sum(nil)[:16]); recordHash(r) != want {
+			t.Fatalf("record %d (%s): recordHash is not the hash of json.Marshal's bytes", i, r.ID)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -112,7 +111,9 @@ func recordHash(r *record.Record) [16]byte {
 	h := sha256.New()
 	h.Write([]byte(MappingVersion))
 	h.Write([]byte{0})
-	b, err := json.Marshal(r)
+	// The bytes of json.Marshal(r), without its second pass over them
+	// (json.Marshal compacts and checks what a Marshaler returns).
+	b, err := r.MarshalJSON()
 	if err != nil {
 		// cannot happen for strings and ints; never skip on doubt
 		b = []byte(fmt.Sprintf("%p", r))

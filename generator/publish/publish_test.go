@@ -1,9 +1,12 @@
 package publish
 
 import (
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -235,6 +238,53 @@ func TestReuseAllIsAllOrNothing(t *testing.T) {
 		t.Errorf("stats %+v, want 3 unchanged (one rewritten the same), 18 bytes", st)
 	}
 	must(t, s.Commit(nil))
+}
+
+// TestWrittenFilesFingerprints checks that the fingerprint WriteFile notes
+// for a file it writes is the one the published file has (a later build
+// keeps the file on it), and that the file holds the bytes, with mode 0644
+// less the umask, in a cold build and in a rebuild.
+func TestWrittenFilesFingerprints(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	for round, files := range []map[string]string{
+		{"index.html": "home", "o/n/slug/index.html": "page", "empty.txt": ""},
+		{"index.html": "home v2", "o/n/slug/index.html": "page", "o/n/other/index.html": "new"},
+	} {
+		s, err := Begin(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rels := slices.Sorted(maps.Keys(files))
+		for _, rel := range rels {
+			must(t, s.WriteFile(rel, []byte(files[rel])))
+		}
+		prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
+		s.FingerprintsOf(rels, prints, ok)
+		must(t, s.Commit(nil))
+		for k, rel := range rels {
+			path := filepath.Join(out, filepath.FromSlash(rel))
+			fi, err := os.Lstat(path)
+			if err != nil {
+				t.Fatalf("round %d: %s: %v", round, rel, err)
+			}
+			if !ok[k] || prints[k] != fingerprintOf(fi) {
+				t.Errorf("round %d: %s: noted fingerprint %+v (%v), published file has %+v", round, rel, prints[k], ok[k], fingerprintOf(fi))
+			}
+			if b, _ := os.ReadFile(path); string(b) != files[rel] {
+				t.Errorf("round %d: %s holds %q, want %q", round, rel, b, files[rel])
+			}
+			if want := 0o644 &^ umask(); fi.Mode().Perm() != want {
+				t.Errorf("round %d: %s has mode %v, want %v", round, rel, fi.Mode().Perm(), want)
+			}
+		}
+	}
+}
+
+// umask returns the process's file mode creation mask.
+func umask() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
 }
 
 // The file list (FileList) names the site's files after every publish;

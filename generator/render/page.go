@@ -1,6 +1,8 @@
 package render
 
 import (
+	"html/template"
+
 	"github.com/errdocs/errdocs/generator/model"
 )
 
@@ -25,6 +27,11 @@ type Page struct {
 	Search bool
 	// Data is the page's own data (recordData, homeData, …).
 	Data any
+
+	// r and set are the renderer and the template set executing the page
+	// (for Shared).
+	r   *Renderer
+	set *template.Template
 }
 
 // Head is what the head element says about a page. Every field is plain

@@ -27,6 +27,15 @@ func TestPrintable(t *testing.T) {
 		}
 		cases = append(cases, b)
 	}
+	// Long runs of ASCII, checked eight bytes at a time, with one byte
+	// of every value at each place of a word.
+	for c := range 256 {
+		for at := range 17 {
+			b := []byte("<p>printable ascii text, long enough</p> ~ }")
+			b[at] = byte(c)
+			cases = append(cases, b)
+		}
+	}
 	for _, b := range cases {
 		if got := printable(b); got != want(b) {
 			t.Errorf("printable(%q) = %v, want %v", b, got, !got)

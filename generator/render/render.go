@@ -9,6 +9,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"html/template"
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/errdocs/errdocs/generator/markup/htmltext"
@@ -82,6 +84,8 @@ type Renderer struct {
 	openSearch *template.Template            // opensearch.xml, when the templates have it
 	pool       sync.Pool
 	entries    entryCache
+	shared     sync.Map     // sharedKey → template.HTML: the shared fragments (Page.Shared, Page.Memo)
+	memos      atomic.Int64 // memos kept in shared
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -216,6 +220,7 @@ func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) er
 			r.pool.Put(buf)
 		}
 	}()
+	p.r, p.set = r, t
 	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
 		return fmt.Errorf("render %s: %w", p.links.From, err)
 	}
@@ -244,10 +249,17 @@ func printableHTML(b []byte) []byte {
 }
 
 // printable reports whether b is valid UTF-8 with no forbidden code point:
-// utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden), with ASCII bytes
-// checked by table.
+// utf8.Valid(b) && !bytes.ContainsFunc(b, forbidden), with runs of
+// printable ASCII checked eight bytes at a time and other ASCII bytes by
+// table.
 func printable(b []byte) bool {
 	for i := 0; i < len(b); {
+		for i+8 <= len(b) && plainASCII(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i == len(b) {
+			break
+		}
 		if c := b[i]; c < utf8.RuneSelf {
 			if asciiForbidden[c] {
 				return false
@@ -262,6 +274,17 @@ func printable(b []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// plainASCII reports whether each of the eight bytes of x is printable
+// ASCII, from space to '~': no byte below 0x20 (the borrow of a byte less
+// 0x20 sets its high bit where x has none) and none above 0x7e (adding 1
+// sets the high bit of 0x7f; bytes from 0x80 have it).
+func plainASCII(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - 0x20*ones) &^ x & highs
+	above := (x + ones | x) & highs
+	return below|above == 0
 }
 
 // asciiForbidden[c] is htmltext.Forbidden(rune(c)).

@@ -135,9 +135,15 @@ func anchorLines(h template.HTML, mark int) template.HTML {
 		} else {
 			b.WriteString(lnOpen + num + lnClose)
 		}
-		end := len(after)
-		for _, stop := range []string{"\n", "</mark>", "</code>"} {
-			if k := strings.Index(after, stop); k >= 0 && k < end {
+		// The line's end is looked for before its newline only: searching
+		// the whole rest for the closing tags, which come once at the end,
+		// made the rewrite quadratic in the excerpt's lines.
+		end := strings.IndexByte(after, '\n')
+		if end < 0 {
+			end = len(after)
+		}
+		for _, stop := range []string{"</mark>", "</code>"} {
+			if k := strings.Index(after[:end], stop); k >= 0 {
 				end = k
 			}
 		}
