@@ -54,8 +54,8 @@ func (l Links) Asset(name string) string {
 
 // EscapePath escapes each segment of a slash-separated path for use in a URL.
 func EscapePath(p string) string {
-	if p == "" {
-		return ""
+	if plainPath(p) {
+		return p // the common case: a slug path that needs no escape
 	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
@@ -64,6 +64,18 @@ func EscapePath(p string) string {
 		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(segs, "/")
+}
+
+// plainPath reports p made only of bytes url.PathEscape keeps in a
+// segment (letters, digits, "-", "_", ".", "~") and slashes.
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // Absolute returns the absolute URL of a site path under base (which ends in

@@ -2,7 +2,10 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
@@ -252,6 +255,32 @@ func TestSumShownFields(t *testing.T) {
 	for name, edit := range hidden {
 		if sum(edit) != base {
 			t.Errorf("Sum changes with the %s, which no listing shows", name)
+		}
+	}
+}
+
+// EscapePath's fast path for plain paths gives what escaping each segment
+// gives, on paths of every byte that matters.
+func TestEscapePathPlain(t *testing.T) {
+	slow := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		segs := strings.Split(p, "/")
+		for i, s := range segs {
+			segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
+		}
+		return strings.Join(segs, "/")
+	}
+	alphabet := "aZ09-_.~/:?#% é\x00\xff<>\"'&;=+@$,"
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 5000; n++ {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if got, want := EscapePath(string(b)), slow(string(b)); got != want {
+			t.Fatalf("EscapePath(%q) = %q, want %q", b, got, want)
 		}
 	}
 }
