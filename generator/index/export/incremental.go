@@ -51,6 +51,13 @@ type exportState struct {
 	MHashes   []string   // pattern files m/NNNN
 	Unusable  []uint64   // docs whose messagePattern the client cannot run
 	PatWords  [][]string // per doc, the words of its pattern's required literals
+	// PatSums holds, per doc, patternSum of the messagePattern its pattern
+	// program and words were made from; KFirst and KHashes the pattern
+	// keys files (k/NNNN). An export whose changed records kept their
+	// patterns keeps the pattern files and the keys (patterns.go).
+	PatSums []uint64
+	KFirst  []string
+	KHashes []string
 	Filters   *filterOut
 	IDNames   map[string]string // id index files: key → hash
 }
@@ -58,10 +65,10 @@ type exportState struct {
 // The state is a gob in an internal/cachefile of this kind and version
 // (2: shards list the prefix lists they hold; 3: and have term cache
 // files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
-// 7: pattern words).
+// 7: pattern words; 8: pattern sums and keys files).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 7
+	exportStateVersion = 8
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.

@@ -47,12 +47,14 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		func(r *record.Record) {
 			r.Solutions = append(append([]string(nil), r.Solutions...), "Retry with exponential backoff.")
 		},
+		// a new messagePattern: a new program, new words (pattern keys)
+		func(r *record.Record) { r.MessagePattern = `zymurgy overflow in (\w+) after \d+ retries` },
 	}
 	const messageEdit = 3
 	var rounds []func(recs []record.Record)
 	for round := 0; round < 4; round++ {
 		rounds = append(rounds, func(recs []record.Record) {
-			// edit 1 + round records
+			// edit 1 + round records (round 3 with the pattern edit)
 			for k := 0; k <= round; k++ {
 				i, e := (round*977+k*313)%len(recs), (round+k)%len(edits)
 				for e == messageEdit && !number.MatchString(recs[i].ErrorMessage) {
@@ -69,6 +71,15 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		// tag (a filter value: the filter files are made again).
 		if !stats[0].FiltersKept || stats[2].FiltersKept {
 			t.Errorf("filter files kept, round by round: %v %v; want kept in round 0, not in round 2", stats[0].FiltersKept, stats[2].FiltersKept)
+		}
+		// Rounds 0-2 change no messagePattern (round 2 changes a
+		// message's values): the pattern files and keys are kept; round
+		// 3 changes one: its pattern file and the keys are written.
+		for round, st := range stats {
+			m, k := st.FilesByKind["m"], st.FilesByKind["k"]
+			if changes := round == 3; changes != (m > 0 && k > 0) || !changes && m+k > 0 {
+				t.Errorf("round %d: %d pattern files and %d pattern keys files written; want them written only in round 3 (a messagePattern changed)", round, m, k)
+			}
 		}
 	})
 	// Small shards: many runs begin inside a prefix range, and lists
