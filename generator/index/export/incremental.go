@@ -58,8 +58,8 @@ type exportState struct {
 	PatSums []uint64
 	KFirst  []string
 	KHashes []string
-	Filters   *filterOut
-	IDNames   map[string]string // id index files: key → hash
+	Filters *filterOut
+	IDNames map[string]string // id index files: key → hash
 }
 
 // The state is a gob in an internal/cachefile of this kind and version
