@@ -431,7 +431,7 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 			if ft.df == dupDF {
 				return nil, false
 			}
-			if holdsAny(ft.posts, inc.changed) && !fresh[ft.field][ft.term] {
+			if !fresh[ft.field][ft.term] && ft.holdsAny(inc.changed) {
 				cands = append(cands, termKey{ft.field, ft.term})
 			}
 		}
@@ -468,7 +468,7 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 		}
 		ck := termCheck{termKey: k}
 		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
-		if ck.had && ck.old.df == dupDF {
+		if ck.had && (ck.old.df == dupDF || ck.old.decode() != nil) {
 			return nil, false
 		}
 		dict := fields[k.field]

@@ -45,6 +45,7 @@ func (x *exportRun) writeShards() error {
 	st.ShardTime = time.Since(shardStart)
 	if pr.cache != nil {
 		st.CachedTerms = int(pr.cache.hits.Load())
+		st.CachedEntries = int(pr.cache.prepHits.Load())
 	}
 	for _, sh := range next.Shards {
 		x.shardFirst = append(x.shardFirst, sh.First)

@@ -368,31 +368,51 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 		field int
 		raw   string
 	}
-	var own map[fieldRaw]fieldTerm // this group's reads, when it starts ranges
-	if len(g.ranges) > 0 {
-		own = map[fieldRaw]fieldTerm{}
-	}
+	reads := make([]fieldTerm, len(g.fields))
 	for k, fi := range g.fields {
-		var ft fieldTerm
 		ok := false
 		if rr := g.from[k]; rr != nil {
-			ft, ok = rr.take(g.raws[k])
+			reads[k], ok = rr.take(g.raws[k])
 		}
 		if !ok {
 			var err error
-			if ft, err = pr.read(fi, g.raws[k], g.term); err != nil {
+			if reads[k], err = pr.read(fi, g.raws[k], g.term); err != nil {
 				return err
 			}
 		}
-		if own != nil {
-			own[fieldRaw{fi, g.raws[k]}] = ft
-		}
-		if len(ft.posts) > 0 {
-			g.fts = append(g.fts, ft)
+	}
+	live := func() {
+		g.fts = g.fts[:0]
+		for _, ft := range reads {
+			if ft.count() > 0 {
+				g.fts = append(g.fts, ft)
+			}
 		}
 	}
+	live()
 	if len(g.fts) > 0 && pr.opts.BlockSize > 0 {
-		g.pre = prepareTerm(g.fts, pr.opts, docCount)
+		// An entry none of whose postings changed is taken as the
+		// previous export prepared it; only its inline postings are
+		// decoded (addTerm writes them).
+		g.pre = pr.cache.prepared(g.fts)
+		for k := range reads {
+			if g.pre == nil || reads[k].count() <= pr.opts.InlineMax {
+				if err := reads[k].decode(); err != nil {
+					return err
+				}
+			}
+		}
+		live()
+		if g.pre == nil {
+			g.pre = prepareTerm(g.fts, pr.opts, docCount)
+		}
+	}
+	var own map[fieldRaw]fieldTerm // this group's reads, when it starts ranges
+	if len(g.ranges) > 0 {
+		own = map[fieldRaw]fieldTerm{}
+		for k, fi := range g.fields {
+			own[fieldRaw{fi, g.raws[k]}] = reads[k]
+		}
 	}
 	for i, rg := range g.ranges {
 		rr := g.reads[i]
@@ -404,6 +424,9 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 				if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
 					return err
 				}
+			}
+			if err := ft.decode(); err != nil {
+				return err
 			}
 			if len(ft.posts) > 0 {
 				terms = append(terms, &ft)
