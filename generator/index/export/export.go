@@ -132,6 +132,7 @@ type Stats struct {
 	ShardsTotal   int           // dictionary shards of the export
 	CachedTerms   int           // terms read from the term cache, not bleve
 	CachedEntries int           // dictionary entries taken as the term cache kept them prepared
+	CachedLists   int           // prefix lists taken so
 	FiltersKept   bool          // the filter files of the previous export were kept
 	// Of the terms the changed records hold or held, how many an
 	// incremental export compared with the term cache (CheckedTerms) and

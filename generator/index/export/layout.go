@@ -52,7 +52,7 @@ type shardWriter struct {
 
 	shards []shardOut
 	// vlists wait here for the entry of their first term.
-	vlists map[string][]*vlist
+	vlists map[string][]*preparedList
 	// needBefore, when set, says which prefix ranges that begin before a
 	// run starting mid-dictionary the run must build (nil: all).
 	needBefore func(prefixRange) bool
@@ -82,7 +82,7 @@ func (s *shardOut) has(doc uint32) bool {
 }
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
-	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*vlist{}}
+	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*preparedList{}}
 }
 
 // pendingLists reports whether a prefix list whose first term is at or
@@ -464,7 +464,7 @@ func (l *shardWriter) putFieldLists(group []fieldTerm, pt *preparedTerm) error {
 func (l *shardWriter) putPrefixLists(term string) (int, error) {
 	vls := l.vlists[term]
 	delete(l.vlists, term)
-	slices.SortFunc(vls, func(a, b *vlist) int {
+	slices.SortFunc(vls, func(a, b *preparedList) int {
 		if c := strings.Compare(a.prefix, b.prefix); c != 0 {
 			return c
 		}
@@ -481,9 +481,12 @@ func (l *shardWriter) putPrefixLists(term string) (int, error) {
 		b0 := xw.len()
 		xw.put(uint64(vl.field))
 		xw.put(uint64(vl.nTerms))
-		xw.put(uint64(len(vl.posts)))
+		xw.put(uint64(vl.nPosts))
 		if err := l.writeVirtual(vl, xw); err != nil {
 			return 0, err
+		}
+		if l.cacheDir != "" {
+			l.cacheBuf = append(l.cacheBuf, vl.cached...)
 		}
 		added += xw.len() - b0
 	}
@@ -654,30 +657,22 @@ func (h *termHead) encode(w *cvWriter) int {
 // its postings carry the matched expansion terms, its maxima are float32
 // upper bounds of the list's per-doc value (see FORMAT.md). A list of
 // bigPrefix postings or more goes to the prefix postings files.
-func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
-	opts, st := l.opts, l.st
-	item := "\x01" + vl.prefix + "\x00" + index.Fields[vl.field].Name
-	posts := vl.posts
-	for _, p := range posts {
-		l.mark(p.doc)
+func (l *shardWriter) writeVirtual(pl *preparedList, xw *cvWriter) error {
+	if err := pl.eachDoc(l.mark); err != nil {
+		return err
 	}
-	var head []vposting
-	if len(posts) >= opts.HeadMin {
-		head, posts = splitVHead(posts, opts.HeadSize)
-	}
-	var hb *encodedBlock
-	if head != nil {
-		enc, best := encodeVBlock(head, st)
-		hb = &encodedBlock{enc: enc, first: head[0].doc, last: head[len(head)-1].doc, count: len(head), putMax: vmax(best)}
-	}
+	l.st.NormFallbacks += pl.fallbacks
+	item := "\x01" + pl.prefix + "\x00" + index.Fields[pl.field].Name
 	k := termStream
-	if len(vl.posts) >= bigPrefix {
+	if pl.nPosts >= bigPrefix {
 		k = prefixStream
 	}
-	return l.putList(xw, k, true, item, len(posts), hb, nil, func(lo, hi int) encodedBlock {
-		blk := posts[lo:hi]
-		enc, best := encodeVBlock(blk, st)
-		return encodedBlock{enc: enc, first: blk[0].doc, last: blk[len(blk)-1].doc, count: len(blk), putMax: vmax(best)}
+	nTail := pl.nPosts
+	if pl.head != nil {
+		nTail -= pl.head.count
+	}
+	return l.putList(xw, k, true, item, nTail, pl.head, nil, func(lo, hi int) encodedBlock {
+		return pl.blocks[lo/l.opts.BlockSize]
 	})
 }
 
@@ -695,6 +690,7 @@ type encodedBlock struct {
 	count       int
 	putMax      func(*cvWriter)
 	max         posting // a term's block: its posting of largest impact
+	maxBits     uint32  // a prefix list's block: its maximum (vmax)
 }
 
 // putList writes a long list's postings (FORMAT.md, "Dictionary entry")

@@ -46,6 +46,7 @@ func (x *exportRun) writeShards() error {
 	if pr.cache != nil {
 		st.CachedTerms = int(pr.cache.hits.Load())
 		st.CachedEntries = int(pr.cache.prepHits.Load())
+		st.CachedLists = int(pr.cache.listHits.Load())
 	}
 	for _, sh := range next.Shards {
 		x.shardFirst = append(x.shardFirst, sh.First)

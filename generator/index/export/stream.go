@@ -110,7 +110,7 @@ type termGroup struct {
 
 	fts  []fieldTerm // read: fields with live postings
 	pre  *preparedTerm
-	vls  []*vlist // read: prefix lists built from ranges
+	vls  []*preparedList // read: prefix lists built from ranges
 	err  error
 	done chan struct{}
 }
@@ -356,6 +356,11 @@ func cmpPosting(a, b posting) int {
 	return 0
 }
 
+type fieldRaw struct {
+	field int
+	raw   string
+}
+
 // readGroup reads a group's postings and builds the prefix lists of the
 // ranges it starts.
 //
@@ -364,10 +369,6 @@ func cmpPosting(a, b posting) int {
 // only wait for earlier groups, so no two wait for each other; whatever
 // happens, finish releases the waiters (see readAhead).
 func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
-	type fieldRaw struct {
-		field int
-		raw   string
-	}
 	reads := make([]fieldTerm, len(g.fields))
 	for k, fi := range g.fields {
 		ok := false
@@ -416,30 +417,57 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 	}
 	for i, rg := range g.ranges {
 		rr := g.reads[i]
-		var terms []*fieldTerm
-		for _, t := range rg.terms {
-			ft, mine := own[fieldRaw{rg.field, t.raw}]
-			if !mine {
-				var err error
-				if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
-					return err
-				}
-			}
-			if err := ft.decode(); err != nil {
-				return err
-			}
-			if len(ft.posts) > 0 {
-				terms = append(terms, &ft)
-			}
-			if !mine {
-				rr.put(t.raw, ft)
-			}
-		}
-		if len(terms) >= PrefixListMin {
-			g.vls = append(g.vls, buildVList(rg.prefix, rg.field, terms, docCount))
+		if err := pr.readRange(rg, own, rr, g, docCount); err != nil {
+			return err
 		}
 		// Only now: buildVList reads the postings that the takers own next.
 		rr.finish()
+	}
+	return nil
+}
+
+// readRange reads the terms of a prefix range (those of own read
+// already), hands them to their own groups (rr) and, when the range has
+// enough live terms, adds its prefix list to g: as the previous export
+// prepared it when none of its terms changed, else built.
+func (pr *postingsReader) readRange(rg prefixRange, own map[fieldRaw]fieldTerm, rr *rangeRead, g *termGroup, docCount uint64) error {
+	reads := make([]fieldTerm, len(rg.terms))
+	var live []*fieldTerm
+	fromCache := true
+	for k, t := range rg.terms {
+		ft, mine := own[fieldRaw{rg.field, t.raw}]
+		if !mine {
+			var err error
+			if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
+				return err
+			}
+		}
+		reads[k] = ft
+		if ft.count() > 0 {
+			live = append(live, &reads[k])
+			fromCache = fromCache && ft.cached != nil
+		}
+	}
+	var pl *preparedList
+	if len(live) >= PrefixListMin {
+		sum := termsSum(live)
+		if fromCache {
+			pl = pr.cache.preparedList(rg.prefix, rg.field, live[0].term, len(live), sum)
+		}
+		if pl == nil {
+			for _, ft := range live {
+				if err := ft.decode(); err != nil {
+					return err
+				}
+			}
+			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount), pr.opts, sum)
+		}
+		g.vls = append(g.vls, pl)
+	}
+	for k, t := range rg.terms {
+		if _, mine := own[fieldRaw{rg.field, t.raw}]; !mine {
+			rr.put(t.raw, reads[k])
+		}
 	}
 	return nil
 }

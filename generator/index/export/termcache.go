@@ -249,7 +249,17 @@ func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, e
 		start := at()
 		var e cachedEntry
 		term := ""
-		for range r.Count() {
+		nFields := r.Count()
+		if nFields == 0 {
+			// a prefix list (appendList)
+			pl := readList(r, body, start)
+			if r.Err() != nil {
+				return nil, nil, errTermCache
+			}
+			entries["\x00"+listKey(pl.prefix, pl.field)] = cachedEntry{list: pl}
+			continue
+		}
+		for range nFields {
 			from := at()
 			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: r.String(), df: r.Uvarint(), undecoded: true}
 			ft.n = r.Count()
@@ -285,6 +295,7 @@ type cachedEntry struct {
 	fields   []int
 	prepared []byte
 	bytes    []byte
+	list     *preparedList // a prefix list's entry, under "\x00" + its listKey
 }
 
 func cacheKey(field int, term string) string {
@@ -302,8 +313,10 @@ type termCache struct {
 	mu      sync.Mutex
 	shards  map[int]*cachedShard
 	hits    atomic.Int64
-	// prepHits counts the entries taken prepared (prepared).
-	prepHits atomic.Int64
+	// prepHits and listHits count the entries and prefix lists taken
+	// prepared (prepared, preparedList).
+	prepHits, listHits atomic.Int64
+	holder             map[string]int // listKey → the previous shard that held the list
 }
 
 type cachedShard struct {
@@ -318,9 +331,13 @@ type cachedShard struct {
 // fresh the terms those records hold now, per field.
 func newTermCache(dir string, prev []shardOut, changed []uint32, fresh []map[string]bool) *termCache {
 	c := &termCache{dir: dir, changed: changed, fresh: fresh, shards: map[int]*cachedShard{}}
-	for _, sh := range prev {
+	c.holder = map[string]int{}
+	for i, sh := range prev {
 		c.firsts = append(c.firsts, sh.First)
 		c.hashes = append(c.hashes, sh.Hash)
+		for _, k := range sh.Lists {
+			c.holder[k] = i
+		}
 	}
 	return c
 }
@@ -383,6 +400,32 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	}
 	c.hits.Add(1)
 	return ft, true
+}
+
+// preparedList returns a prefix list as the previous export prepared it,
+// if it did, from the same live terms (by count, first and sum), all from
+// the cache (the caller checks that). The list is in the cache file of
+// the shard that held it.
+func (c *termCache) preparedList(prefix string, field int, first string, nTerms int, sum uint64) *preparedList {
+	if c == nil {
+		return nil
+	}
+	k := listKey(prefix, field)
+	h, ok := c.holder[k]
+	if !ok {
+		return nil
+	}
+	cs := c.shard(h)
+	cs.mu.Lock()
+	e := cs.entries["\x00"+k]
+	delete(cs.entries, "\x00"+k)
+	cs.mu.Unlock()
+	pl := e.list
+	if pl == nil || pl.first != first || pl.nTerms != nTerms || pl.sum != sum {
+		return nil
+	}
+	c.listHits.Add(1)
+	return pl
 }
 
 // prepared returns a dictionary entry as the previous export prepared
