@@ -47,10 +47,14 @@ type exportState struct {
 	DocCount  uint64
 	Numbering [32]byte // ids and sort keys in doc number order
 	Shards    []shardOut
-	RHashes   []string   // doc data files r/NNNN
-	MHashes   []string   // pattern files m/NNNN
-	Unusable  []uint64   // docs whose messagePattern the client cannot run
-	PatWords  [][]string // per doc, the words of its pattern's required literals
+	RHashes   []string // doc data files r/NNNN
+	MHashes   []string // pattern files m/NNNN
+	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	// PatWordsKey names the pattern words (patwords.go): per doc, the
+	// words of its pattern's required literals, in a file of their own,
+	// read only when a pattern changed; patWords holds them until saved.
+	PatWordsKey [32]byte
+	patWords    [][]string
 	// PatSums holds, per doc, patternSum of the messagePattern its pattern
 	// program and words were made from; KFirst and KHashes the pattern
 	// keys files (k/NNNN). An export whose changed records kept their
@@ -65,10 +69,11 @@ type exportState struct {
 // The state is a gob in an internal/cachefile of this kind and version
 // (2: shards list the prefix lists they hold; 3: and have term cache
 // files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
-// 7: pattern words; 8: pattern sums and keys files).
+// 7: pattern words; 8: pattern sums and keys files; 9: shards' doc sets
+// encoded, pattern words in a file of their own).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 8
+	exportStateVersion = 9
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.
@@ -128,6 +133,13 @@ func (ex *Exporter) SaveState(marker string) error {
 		return err
 	}
 	s := *ex.pending
+	if s.patWords != nil {
+		key, err := savePatWords(ex.ix.Dir(), s.patWords)
+		if err != nil {
+			return err
+		}
+		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
+	}
 	if err := saveExportState(ex.ix.Dir(), &s, marker); err != nil {
 		return err
 	}

@@ -92,6 +92,26 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 			}
 		}
 	})
+	// With pattern files of 512 records, the round that changes a pattern
+	// keeps most of them, and takes their words (for the pattern keys)
+	// from the previous export's; without those (none saved) it finds
+	// them again.
+	small := Options{Pattern: pattern.Compile, PatternsPerFile: 512}
+	t.Run("small pattern files", func(t *testing.T) {
+		stats := checkIncremental(t, genRecords(3000, 11), small, rounds, nil)
+		if kept, n := stats[3].Kept, stats[3].FilesByKind["m"]; n == 0 || n >= 4 || kept == 0 {
+			t.Errorf("round 3 wrote %d of 6 pattern files: want the changed ones alone", n)
+		}
+	})
+	t.Run("no pattern words", func(t *testing.T) {
+		noWords := func(ex *Exporter) {
+			ex.pending.patWords = nil
+			if _, err := os.Stat(filepath.Join(ex.ix.Dir(), patWordsFile)); !os.IsNotExist(err) {
+				t.Fatalf("a pattern words file is there (%v): the export does not do without it", err)
+			}
+		}
+		checkIncremental(t, genRecords(3000, 11), small, rounds, noWords)
+	})
 	// Small shards: many runs begin inside a prefix range, and lists
 	// often sit shards away from where their range begins.
 	t.Run("small shards", func(t *testing.T) {

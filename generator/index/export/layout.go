@@ -67,7 +67,7 @@ type shardOut struct {
 	First string   // its first term
 	Hash  string   // content hash: the file is d/<Hash>.js
 	Files []string // every file it wrote (site paths): d, p
-	Docs  []uint64 // bitset of the doc numbers with a posting in it
+	Docs  []byte   // the doc numbers with a posting in it (encodeDocSet)
 	Lists []string // listKey of the prefix lists it holds
 }
 
@@ -78,7 +78,7 @@ func listKey(prefix string, field int) string {
 
 // has reports whether doc has a posting in the shard.
 func (s *shardOut) has(doc uint32) bool {
-	return int(doc/64) < len(s.Docs) && s.Docs[doc/64]&(1<<(doc%64)) != 0
+	return docSetHas(s.Docs, doc)
 }
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
@@ -257,7 +257,7 @@ func (l *shardWriter) flushShard() error {
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
-	out.Docs = l.docs
+	out.Docs = encodeDocSet(l.docs)
 	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 

@@ -99,7 +99,7 @@ func (x *exportRun) keepPatterns() (bool, error) {
 	}
 	prev := inc.prev
 	nFiles := (n + opts.PatternsPerFile - 1) / opts.PatternsPerFile
-	if len(prev.PatSums) != n || len(prev.MHashes) != nFiles || len(prev.PatWords) != n || len(prev.KFirst) != len(prev.KHashes) {
+	if len(prev.PatSums) != n || len(prev.MHashes) != nFiles || len(prev.KFirst) != len(prev.KHashes) {
 		return false, nil
 	}
 	for _, d := range inc.changed {
@@ -132,7 +132,7 @@ func (x *exportRun) keepPatterns() (bool, error) {
 	for f := range x.mKeep {
 		x.mKeep[f] = true
 	}
-	next.Unusable, next.PatWords, next.PatSums = prev.Unusable, prev.PatWords, prev.PatSums
+	next.Unusable, next.PatWordsKey, next.PatSums = prev.Unusable, prev.PatWordsKey, prev.PatSums
 	next.KFirst, next.KHashes = prev.KFirst, prev.KHashes
 	for _, u := range next.Unusable {
 		x.st.PatternErrors += bits.OnesCount64(u)
@@ -152,25 +152,34 @@ func (x *exportRun) writePatternKeys() error {
 	if opts.Pattern == nil {
 		return nil
 	}
-	next.PatWords = make([][]string, len(x.docs))
+	words := make([][]string, len(x.docs))
 	pk := newPatternKeys(x.ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
+	var prevWords [][]string // of the previous export, read at the first kept file
+	tried := false
 	for i := range x.docs {
 		if next.Unusable[i/64]&(1<<(i%64)) != 0 {
 			continue
 		}
-		if x.mKeep[i/opts.PatternsPerFile] {
-			if i < len(inc.prev.PatWords) {
-				next.PatWords[i] = inc.prev.PatWords[i]
-			}
-		} else if x.patterns[i] != nil {
+		kept := x.mKeep[i/opts.PatternsPerFile]
+		if kept && !tried {
+			prevWords, tried = loadPatWords(x.ex.ix.Dir(), inc.prev.PatWordsKey, len(x.docs)), true
+		}
+		switch {
+		case kept && len(prevWords) > 0:
+			words[i] = prevWords[i]
+		case kept || x.patterns[i] != nil:
+			// (a kept file's patterns are usable or empty, as they were)
 			d, err := x.data(i)
 			if err != nil {
 				return err
 			}
-			next.PatWords[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			if d.Pattern != "" {
+				words[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			}
 		}
-		pk.add(i, next.PatWords[i])
+		pk.add(i, words[i])
 	}
+	next.patWords = words
 	kFirst, kHash, err := pk.write(x.w, opts.KeyFileBytes)
 	if err != nil {
 		return err

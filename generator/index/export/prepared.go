@@ -157,8 +157,9 @@ func prepareList(vl *vlist, opts Options, sum uint64) *preparedList {
 		hb := block(head)
 		pl.head = &hb
 	}
-	for lo := 0; lo < len(posts); lo += opts.BlockSize {
-		pl.blocks = append(pl.blocks, block(posts[lo:min(lo+opts.BlockSize, len(posts))]))
+	bs := max(opts.BlockSize, 1)
+	for lo := 0; lo < len(posts); lo += bs {
+		pl.blocks = append(pl.blocks, block(posts[lo:min(lo+bs, len(posts))]))
 	}
 	pl.fallbacks = st.NormFallbacks
 	pl.cached = appendList(nil, pl)
