@@ -141,7 +141,10 @@ type Stats struct {
 	// every shard that may have changed was re-encoded.
 	CheckedTerms int
 	ChangedTerms int
-	Duration     time.Duration
+	// ProbedTerms of the checked terms were found unchanged by their
+	// postings of the changed records alone, not read whole.
+	ProbedTerms int
+	Duration    time.Duration
 }
 
 // FormatVersion is written into the manifest; the client refuses others.

@@ -222,14 +222,23 @@ type incremental struct {
 	// every shard that may have changed is re-encoded).
 	preread           map[termKey]fieldTerm
 	checked, nChanged int
+	// verified holds the cache keys of the terms a changed record holds
+	// or held whose postings did not change (found so by probing bleve
+	// for the changed records' postings alone): the cache gives them.
+	verified map[string]bool
+}
+
+// termReader reads a term's postings from bleve (read), or its document
+// frequency and its postings of some docs alone (probe: freq 0 where a
+// doc has none).
+type termReader interface {
+	read(field int, raw, term string) (fieldTerm, error)
+	probe(field int, raw string, docs []uint32) (uint64, []posting, error)
 }
 
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
-//
-// read reads a term's postings from bleve.
-func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm,
-	read func(field int, raw, term string) (fieldTerm, error)) (*incremental, error) {
+func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm, read termReader) (*incremental, error) {
 	inc := ex.newIncremental(opts, next, ids)
 	if inc == nil {
 		return nil, nil
@@ -242,6 +251,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	}
 	if ok {
 		inc.markChanged(fields, changedTerms, preread)
+		inc.cache.verified = inc.verified
 	} else {
 		inc.markAll(fields, ex.ch.Terms)
 	}
@@ -327,7 +337,7 @@ func (inc *incremental) markChanged(fields [][]dictTerm, changed []changedTerm, 
 	for _, k := range changed {
 		inc.mark(fields, k.field, k.term, k.moves)
 	}
-	inc.checked, inc.nChanged = len(preread), len(changed)
+	inc.nChanged = len(changed)
 	// What the checks read, and the cache files they loaded, for shards
 	// that are kept is not needed again (a run that goes on into such a
 	// shard reads its terms again): let it go; at half a million records
@@ -412,7 +422,7 @@ type changedTerm struct {
 // missing or damaged, or a term's valid-UTF-8 form is shared: the caller
 // then marks every shard that may have changed.
 func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]bool,
-	read func(field int, raw, term string) (fieldTerm, error)) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
+	read termReader) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
 	cands, ok := inc.candidates(fresh)
 	if !ok {
 		return nil, nil, false, nil
@@ -421,8 +431,15 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 	if !ok {
 		return nil, nil, false, nil
 	}
-	readChecks(checks, read)
+	readChecks(checks, read, inc.changed)
 	changed, got, err = judge(checks)
+	inc.checked = len(checks)
+	inc.verified = map[string]bool{}
+	for i := range checks {
+		if ck := &checks[i]; ck.same {
+			inc.verified[cacheKey(ck.field, ck.term)] = true
+		}
+	}
 	return changed, got, err == nil, err
 }
 
@@ -466,11 +483,12 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 // and postings now.
 type termCheck struct {
 	termKey
-	raw string // "": gone from the dictionary
-	old fieldTerm
-	had bool
-	cur fieldTerm
-	err error
+	raw  string // "": gone from the dictionary
+	old  fieldTerm
+	had  bool
+	same bool // probed: the same postings as old (cur not read)
+	cur  fieldTerm
+	err  error
 }
 
 // checksOf returns the checks of the candidate terms; ok is false when a
@@ -501,8 +519,11 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 	return checks, true
 }
 
-// readChecks reads the terms' postings now, on every core.
-func readChecks(checks []termCheck, read func(field int, raw, term string) (fieldTerm, error)) {
+// readChecks reads the terms' postings now, on every core. A term the
+// cache had is probed first: when its document frequency and its
+// postings of the changed docs are as they were, its postings are (no
+// other record was indexed again), and it is not read.
+func readChecks(checks []termCheck, read termReader, changed []uint32) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -510,13 +531,36 @@ func readChecks(checks []termCheck, read func(field int, raw, term string) (fiel
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
-				if ck := &checks[i]; ck.raw != "" {
-					ck.cur, ck.err = read(ck.field, ck.raw, ck.term)
+				ck := &checks[i]
+				if ck.raw == "" {
+					continue
 				}
+				if ck.had {
+					df, ps, err := read.probe(ck.field, ck.raw, changed)
+					if ck.same = err == nil && df == ck.old.df && sameAt(&ck.old, changed, ps); ck.same {
+						continue
+					}
+				}
+				ck.cur, ck.err = read.read(ck.field, ck.raw, ck.term)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// sameAt reports whether ft's postings of docs (sorted) are ps (freq 0:
+// none).
+func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
+	for i, d := range docs {
+		j, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) })
+		switch {
+		case !found && ps[i].freq != 0, found && ps[i].freq == 0:
+			return false
+		case found && (ft.posts[j].freq != ps[i].freq || math.Float32bits(ft.posts[j].norm) != math.Float32bits(ps[i].norm)):
+			return false
+		}
+	}
+	return true
 }
 
 // judge returns the terms whose postings changed, and the postings read
@@ -527,6 +571,9 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 		ck := &checks[i]
 		if ck.err != nil {
 			return nil, nil, ck.err
+		}
+		if ck.same {
+			continue
 		}
 		if ck.raw == "" {
 			// gone from the dictionary

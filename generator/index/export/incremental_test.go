@@ -168,6 +168,9 @@ func requireCached(t *testing.T, stats []Stats) {
 		if st.CheckedTerms == 0 || st.ChangedTerms == 0 || st.ChangedTerms >= st.CheckedTerms {
 			t.Errorf("round %d: %d of the changed records' %d terms changed; want some, not all (each edit changes one field)", round, st.ChangedTerms, st.CheckedTerms)
 		}
+		if st.ProbedTerms == 0 {
+			t.Errorf("round %d: no term was found unchanged by probing: the comparison does not check it", round)
+		}
 	}
 }
 

@@ -244,6 +244,7 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 type postingsReader struct {
 	r     bindex.IndexReader
 	nums  *docNumbers
+	docs  []docRef   // by doc number (probe)
 	cache *termCache // unchanged terms of the previous export (nil: none)
 	opts  Options    // to prepare terms (prepareTerm); BlockSize 0: not prepared
 	// preread holds terms read already (incremental.changedTerms), each
@@ -267,6 +268,42 @@ func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
 		return ft, nil
 	}
 	return pr.readBleve(field, raw, term)
+}
+
+// bleveReader reads terms from bleve alone (for incremental.changedTerms).
+type bleveReader struct{ *postingsReader }
+
+func (b bleveReader) read(field int, raw, term string) (fieldTerm, error) {
+	return b.readBleve(field, raw, term)
+}
+
+// probe returns a term's document frequency as bleve counts it and its
+// postings of docs (sorted doc numbers; freq 0: none), advancing its
+// reader to each doc rather than reading the whole list.
+func (pr *postingsReader) probe(field int, raw string, docs []uint32) (uint64, []posting, error) {
+	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), index.Fields[field].Name, true, true, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer tfr.Close()
+	order := make([]int, len(docs)) // docs by internal id
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return pr.docs[docs[a]].internal.Compare(pr.docs[docs[b]].internal) })
+	out := make([]posting, len(docs))
+	var tfd bindex.TermFieldDoc
+	for _, i := range order {
+		id := pr.docs[docs[i]].internal
+		d, err := tfr.Advance(id, &tfd)
+		if err != nil {
+			return 0, nil, err
+		}
+		if d != nil && d.ID.Equals(id) {
+			out[i] = posting{doc: docs[i], freq: uint32(d.Freq), norm: float32(d.Norm)}
+		}
+	}
+	return tfr.Count(), out, nil
 }
 
 // readBleve reads a term's postings from bleve.

@@ -317,6 +317,10 @@ type termCache struct {
 	// prepared (prepared, preparedList).
 	prepHits, listHits atomic.Int64
 	holder             map[string]int // listKey → the previous shard that held the list
+	// verified: cache keys of terms the changed records hold or held
+	// whose postings are as cached (incremental.verified); set before the
+	// shards are read.
+	verified map[string]bool
 }
 
 type cachedShard struct {
@@ -383,11 +387,15 @@ func (c *termCache) shardOf(term string) int {
 // get returns the term's postings when the cache holds them and they
 // cannot have changed. Each is given once (the caller owns the slice).
 func (c *termCache) get(field int, term string) (fieldTerm, bool) {
-	if c == nil || len(c.firsts) == 0 || c.fresh[field][term] {
+	if c == nil || len(c.firsts) == 0 {
+		return fieldTerm{}, false
+	}
+	key := cacheKey(field, term)
+	verified := c.verified[key]
+	if c.fresh[field][term] && !verified {
 		return fieldTerm{}, false
 	}
 	cs := c.shard(c.shardOf(term))
-	key := cacheKey(field, term)
 	cs.mu.Lock()
 	ft, ok := cs.terms[key]
 	delete(cs.terms, key)
@@ -395,7 +403,7 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if !ok || ft.df == dupDF {
 		return fieldTerm{}, false
 	}
-	if ft.holdsAny(c.changed) {
+	if !verified && ft.holdsAny(c.changed) {
 		return fieldTerm{}, false
 	}
 	c.hits.Add(1)
