@@ -41,6 +41,7 @@ type options struct {
 	hugoBin  string
 	work     string
 	keep     bool
+	warm     bool
 	json     string
 }
 
@@ -80,6 +81,7 @@ type Summary struct {
 	MedianSeconds float64 `json:"medianSeconds"`
 	MinSeconds    float64 `json:"minSeconds"`
 	MedianCPU     float64 `json:"medianCPUSeconds"` // user+sys of the child`
+	MedianSys     float64 `json:"medianSysSeconds"` // sys alone
 	MaxSeconds    float64 `json:"maxSeconds"`
 	MedianRSS     int64   `json:"medianPeakRSSBytes"`
 	MaxRSS        int64   `json:"maxPeakRSSBytes"`
@@ -116,6 +118,7 @@ func main() {
 	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo ("+hugoVersion+", installed with go install under -work if -hugo-bin is not given)")
 	fs.StringVar(&o.hugoBin, "hugo-bin", "", "the hugo `binary` to compare with (default: "+hugoVersion+" installed under -work)")
 	fs.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "errdocs-benchmark"), "work `folder`: binary, dataset (kept and reused), outputs")
+	fs.BoolVar(&o.warm, "warm", false, "with -rebuilds: start from the output and cache an earlier -keep run left in -work (brought up to date by an untimed build) instead of a cold build; no removal is timed")
 	fs.BoolVar(&o.keep, "keep", false, "keep the sites and caches built (default: removed at the end; the dataset is always kept)")
 	fs.StringVar(&o.json, "json", "", "also save the results to this `file` as JSON")
 	fs.Usage = func() {
@@ -189,7 +192,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	var removeT *target
 	if o.rebuilds > 0 {
 		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf}
-		if err := sr.rebuildsOnly(work, o.rebuilds, o.keep); err != nil {
+		if err := sr.rebuildsOnly(work, o.rebuilds, o.keep, o.warm); err != nil {
 			return nil, err
 		}
 		res.Runs = o.rebuilds
@@ -200,7 +203,9 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 			return nil, err
 		}
 	}
-	res.Removed = removeT.ID + " (" + removeT.Path + ")"
+	if removeT != nil {
+		res.Removed = removeT.ID + " (" + removeT.Path + ")"
+	}
 	for _, s := range []*Summary{&res.Cold, &res.NoChange, &res.OneChange, &res.OneRemoved} {
 		s.summarise()
 	}
@@ -250,13 +255,14 @@ func (s *Summary) summarise() {
 	if len(s.Runs) == 0 {
 		return
 	}
-	var secs, cpu []float64
+	var secs, cpu, sys []float64
 	var rss []int64
 	stages := map[string][]float64{}
 	var order []string
 	for _, r := range s.Runs {
 		secs = append(secs, r.Seconds)
 		cpu = append(cpu, r.CPUSeconds)
+		sys = append(sys, r.SysSeconds)
 		rss = append(rss, r.PeakRSS)
 		for _, st := range r.Stages {
 			if _, ok := stages[st.Name]; !ok {
@@ -267,6 +273,7 @@ func (s *Summary) summarise() {
 	}
 	s.MedianSeconds = median(secs)
 	s.MedianCPU = median(cpu)
+	s.MedianSys = median(sys)
 	s.MinSeconds = slicesMin(secs)
 	s.MaxSeconds = slicesMax(secs)
 	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })

@@ -19,11 +19,13 @@ func report(w io.Writer, r *Results) {
 	}
 	fmt.Fprintf(w, "\nerrdocs benchmark: %d records (%s), %d repos, seed %d, %d %s (medians; min/max over runs; CPU = user+sys)\n", r.Records, excerpts, r.Repos, r.Seed, r.Runs, runs)
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
-	fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), size(r.Cold.MaxRSS))
-	if len(r.Cold.Stages) > 0 {
-		fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
+	if len(r.Cold.Runs) > 0 { // none with -warm
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), size(r.Cold.MaxRSS))
+		if len(r.Cold.Stages) > 0 {
+			fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
+		}
+		inputs(w, r.Cold)
 	}
-	inputs(w, r.Cold)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), size(r.NoChange.MaxRSS), counts(r.NoChange.Runs))
 	if len(r.NoChange.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
@@ -37,8 +39,8 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "  %s\n", stages(r.OneChange.Stages))
 	}
 	inputs(w, r.OneChange)
-	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
-	if n := len(r.OneRemoved.Runs); n > 0 {
+	if n := len(r.OneRemoved.Runs); n > 0 { // none with -warm
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
 		last := r.OneRemoved.Runs[n-1]
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(last.Kinds))
 		fmt.Fprintf(w, "  page gone: %s; search entries gone: %s; sitemap entry gone: %s\n",
@@ -51,7 +53,11 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s  %s; %s\n", "hugo no-change", secs(h.NoChange), size(h.NoChange.MaxRSS), counts(h.NoChange.Runs), faster(h.NoChangeRatio), lessCPU(h.NoChangeCPURatio))
 		fmt.Fprintf(w, "  %s; %d pages → %d files; content written in %.1f s (not timed)\n", h.Version, h.Pages, h.OutputFiles, h.ContentSeconds)
 	}
-	fmt.Fprintf(w, "edited record %s; removed record %s\n", r.Edited, r.Removed)
+	fmt.Fprintf(w, "edited record %s", r.Edited)
+	if r.Removed != "" {
+		fmt.Fprintf(w, "; removed record %s", r.Removed)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "benchmark took %s\n", r.elapsed.Round(time.Second))
 }
 
@@ -87,9 +93,9 @@ func lessCPU(ratio float64) string {
 
 func secs(s Summary) string {
 	if len(s.Runs) == 1 {
-		return fmt.Sprintf("%7.2f s  CPU %.2f s", s.MedianSeconds, s.MedianCPU)
+		return fmt.Sprintf("%7.2f s  CPU %.2f s (sys %.2f)", s.MedianSeconds, s.MedianCPU, s.MedianSys)
 	}
-	return fmt.Sprintf("%7.2f s (min %.2f, max %.2f)  CPU %.2f s", s.MedianSeconds, s.MinSeconds, s.MaxSeconds, s.MedianCPU)
+	return fmt.Sprintf("%7.2f s (min %.2f, max %.2f)  CPU %.2f s (sys %.2f)", s.MedianSeconds, s.MinSeconds, s.MaxSeconds, s.MedianCPU, s.MedianSys)
 }
 
 func stages(st []Stage) string {

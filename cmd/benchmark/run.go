@@ -26,6 +26,7 @@ type Run struct {
 	SyncSeconds float64 `json:"syncSeconds"`
 	PeakRSS     int64   `json:"peakRSSBytes"`
 	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
+	SysSeconds  float64 `json:"sysSeconds"` // of which sys: page faults and file system work
 	// ReadCache is the build's own account of its input files (the
 	// "read cache:" line of --stats), when it prints one.
 	ReadCache string  `json:"readCache,omitempty"`
@@ -66,6 +67,7 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 	if cmd.ProcessState != nil {
 		r.PeakRSS = maxRSS(cmd.ProcessState)
 		r.CPUSeconds = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+		r.SysSeconds = cmd.ProcessState.SystemTime().Seconds()
 	}
 	if err != nil {
 		tail := stderr.String()

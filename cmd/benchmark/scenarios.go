@@ -45,12 +45,17 @@ func (s *scenarios) run(work string, i int, keep bool) error {
 
 // rebuildsOnly does one cold build, then n rounds of a no-change and a
 // one-change rebuild (the edit undone, untimed, after each), then one
-// removal.
-func (s *scenarios) rebuildsOnly(work string, n int, keep bool) error {
-	if err := s.begin(work, 1); err != nil {
+// removal. Warm, it starts from the output an earlier kept run left
+// instead, and times no removal.
+func (s *scenarios) rebuildsOnly(work string, n int, keep, warm bool) error {
+	start, begin := s.coldStep, s.begin
+	if warm {
+		start, begin = s.restoreStep, s.resume
+	}
+	if err := begin(work, 1); err != nil {
 		return err
 	}
-	if err := s.coldStep(1); err != nil {
+	if err := start(1); err != nil {
 		return err
 	}
 	for i := 1; i <= n; i++ {
@@ -61,9 +66,11 @@ func (s *scenarios) rebuildsOnly(work string, n int, keep bool) error {
 			}
 		}
 	}
-	s.label = "removal"
-	if err := s.removedStep(1); err != nil {
-		return err
+	if !warm {
+		s.label = "removal"
+		if err := s.removedStep(1); err != nil {
+			return err
+		}
 	}
 	if !keep {
 		return os.RemoveAll(s.dir)
@@ -79,6 +86,17 @@ func (s *scenarios) begin(work string, i int) error {
 	}
 	s.out, s.cache = filepath.Join(s.dir, "site"), filepath.Join(s.dir, "cache")
 	return os.MkdirAll(s.dir, 0o755)
+}
+
+// resume is begin for the output and cache an earlier kept run left.
+func (s *scenarios) resume(work string, i int) error {
+	s.dir = filepath.Join(work, "runs", strconv.Itoa(i))
+	s.label = "run " + strconv.Itoa(i)
+	s.out, s.cache = filepath.Join(s.dir, "site"), filepath.Join(s.dir, "cache")
+	if _, err := os.Stat(filepath.Join(s.cache, "pages")); err != nil {
+		return fmt.Errorf("-warm: no kept run in %s (run once with -keep): %w", s.dir, err)
+	}
+	return nil
 }
 
 // build runs one timed build and reads its report.
@@ -116,7 +134,7 @@ func (s *scenarios) coldStep(int) error {
 		return err
 	}
 	s.res.Cold.Runs = append(s.res.Cold.Runs, cold)
-	s.logf("%s: cold %.1f s", s.label, cold.Seconds)
+	s.logf("%s: cold %.1f s (%.1f s CPU, %.1f s of it sys)", s.label, cold.Seconds, cold.CPUSeconds, cold.SysSeconds)
 	s.last, err = snapshot(s.out)
 	return err
 }
@@ -127,7 +145,7 @@ func (s *scenarios) noChangeStep(int) error {
 		return err
 	}
 	s.res.NoChange.Runs = append(s.res.NoChange.Runs, nc)
-	s.logf("%s: no-change %.2f s (%.2f s CPU; sync before it %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SyncSeconds, len(ch))
+	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; sync before it %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.SyncSeconds, len(ch))
 	return nil
 }
 
@@ -149,7 +167,7 @@ func (s *scenarios) oneChangeStep(i int) error {
 		return err
 	}
 	s.res.OneChange.Runs = append(s.res.OneChange.Runs, oc)
-	s.logf("%s: one-change %.2f s (%.2f s CPU; sync before it %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
+	s.logf("%s: one-change %.2f s (%.2f s CPU, %.2f s of it sys; sync before it %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SysSeconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
 	return nil
 }
 

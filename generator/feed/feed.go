@@ -3,7 +3,8 @@
 // Atom feed of the most recently analysed records.
 //
 // Every string that reaches these files comes from untrusted records; the
-// XML is written by encoding/xml, which escapes text and attributes and
+// XML is written by encoding/xml (the sitemaps by hand, in its bytes and
+// with its escaping: sitemapxml.go), which escapes text and attributes and
 // replaces the code points XML forbids, so no record string can end an
 // element or an attribute.
 package feed
@@ -137,11 +138,9 @@ func writeSitemaps(s *model.Model, base string, emit func(string, []byte) error)
 			index = append(index, ref)
 		}
 	}
-	b, err := marshal(sitemapIndex{XMLNS: sitemapNS, Sitemaps: index})
-	if err != nil {
-		return err
-	}
-	return emit(SitemapFile, b)
+	var b bytes.Buffer
+	appendSitemapIndex(&b, index)
+	return emit(SitemapFile, b.Bytes())
 }
 
 // bindingPages lists the first page of every listing, with the newest
@@ -304,10 +303,9 @@ func shardFiles(pages []page, base, prefix string) ([]shardFile, error) {
 			}
 			us.URLs = append(us.URLs, u)
 		}
-		b, err := marshal(us)
-		if err != nil {
-			return nil, err
-		}
+		var buf bytes.Buffer
+		appendURLSet(&buf, us.URLs)
+		b := buf.Bytes()
 		if len(us.URLs) > MaxURLs || len(b) > MaxBytes {
 			// fits and ShardCount rule this out; checked again so a
 			// file over the protocol's limits is an error, never output.

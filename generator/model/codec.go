@@ -32,24 +32,35 @@ func (s *Summary) AppendBinary(b []byte) []byte {
 // between the summaries it decodes.
 type SummaryDecoder struct {
 	strs map[string]string
+	own  []byte // a summary's own strings, before they become one
 }
 
 var errShort = errors.New("summary: truncated")
+
+// sharedField says which of the binary form's strings recur between
+// summaries (repo, severity, type, class, family, language): those are
+// shared. Of the others, the id is a string of its own (tables keyed by
+// id outlive the summaries), and slug, message, code, time and group key
+// are cut from one string per summary: two allocations instead of six.
+var sharedField = [12]bool{1: true, 4: true, 5: true, 6: true, 8: true, 9: true}
 
 // Decode decodes the summary at the start of b and returns the rest of b.
 func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	var s Summary
 	var err error
-	str := func(shared bool) string {
+	next := func() []byte {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
 			err = errShort
-			return ""
+			return nil
 		}
 		v := b[k : k+int(n)]
 		b = b[k+int(n):]
-		if !shared || len(v) == 0 {
-			return string(v)
+		return v
+	}
+	shared := func(v []byte) string {
+		if len(v) == 0 {
+			return ""
 		}
 		if d.strs == nil {
 			d.strs = map[string]string{}
@@ -70,18 +81,27 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 		b = b[k:]
 		return int(n)
 	}
-	s.ID = str(false)
-	s.Repo = str(true)
-	s.Slug = str(false)
-	s.Message = str(false)
-	s.Severity = str(true)
-	s.ErrorType = str(true)
-	s.ErrorClass = str(true)
-	s.ErrorCode = str(false)
-	s.Family = str(true)
-	s.Language = str(true)
-	s.AnalyzedAt = str(false)
-	s.groupKey = str(false)
+	var raw [12][]byte
+	for i := range raw {
+		raw[i] = next()
+	}
+	d.own = d.own[:0]
+	for i, v := range raw[1:] {
+		if !sharedField[i+1] {
+			d.own = append(d.own, v...)
+		}
+	}
+	own := string(d.own)
+	f := [12]string{0: string(raw[0])}
+	for i, v := range raw[1:] {
+		if sharedField[i+1] {
+			f[i+1] = shared(v)
+			continue
+		}
+		f[i+1], own = own[:len(v)], own[len(v):]
+	}
+	s.ID, s.Repo, s.Slug, s.Message, s.Severity, s.ErrorType = f[0], f[1], f[2], f[3], f[4], f[5]
+	s.ErrorClass, s.ErrorCode, s.Family, s.Language, s.AnalyzedAt, s.groupKey = f[6], f[7], f[8], f[9], f[10], f[11]
 	s.DocLen = num()
 	s.Solutions = num()
 	if n := num(); n > 0 && err == nil {
@@ -90,7 +110,7 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 		}
 		s.Tags = make([]string, n)
 		for i := range s.Tags {
-			s.Tags[i] = str(true)
+			s.Tags[i] = shared(next())
 		}
 	}
 	if err != nil {

@@ -98,7 +98,10 @@ type readCache struct {
 	young     []string
 	prevYoung map[string]bool
 	count     struct{ looked, served, wereYoung atomic.Int64 }
-	coarse    atomic.Bool // a file's times were whole seconds
+	// bufs are the buffers entries are read into: each entry is decoded
+	// into memory of its own, then its buffer reads the next one.
+	bufs   sync.Pool
+	coarse atomic.Bool // a file's times were whole seconds
 }
 
 func newReadCache(dir string) *readCache {
@@ -107,6 +110,7 @@ func newReadCache(dir string) *readCache {
 		return nil
 	}
 	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
+	rc.bufs.New = func() any { return new([]byte) }
 	rc.prevYoung = rc.loadYoung()
 	return rc
 }
@@ -340,7 +344,10 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 
 // load reads the entry of a file, if it has one made for this identity.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
-	body, err := cachefile.ReadFile(rc.entryPath(id.Path), readCacheKind, readCacheVersion)
+	bufp := rc.bufs.Get().(*[]byte)
+	defer rc.bufs.Put(bufp)
+	body, buf, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *bufp)
+	*bufp = buf
 	if err != nil {
 		return nil, false
 	}
@@ -379,7 +386,7 @@ func decodeCachedFile(r *cachefile.Reader) (*cachedFile, error) {
 				rec.problems[p].Field = r.String()
 				rec.problems[p].Rule = r.String()
 			}
-			rec.rawJSON = r.Bytes()
+			rec.rawJSON = bytes.Clone(r.Bytes()) // not the read buffer, used again
 		default:
 			return nil, errBadEntry
 		}

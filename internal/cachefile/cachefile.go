@@ -22,6 +22,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -91,6 +93,44 @@ func ReadFile(path, kind string, version uint64) ([]byte, error) {
 		return nil, err
 	}
 	return Open(data, kind, version)
+}
+
+// ReadFileInto is ReadFile reading into buf, grown as needed, for a
+// caller that decodes (copies out) what it needs and reads the next file
+// into the same memory: a rebuild reads hundreds of cache files, and
+// fresh memory for each cost more than decoding them. It returns the body
+// and the buffer to pass next time (also on error).
+func ReadFileInto(path, kind string, version uint64, buf []byte) (body, next []byte, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, buf, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, buf, err
+	}
+	n := fi.Size()
+	if n < 0 || n > math.MaxInt32 {
+		return nil, buf, ErrDamaged
+	}
+	if int64(cap(buf)) < n+1 {
+		buf = make([]byte, n+1)
+	}
+	// One byte more than the size, so a file that grew since the stat
+	// is not taken for whole.
+	k, err := io.ReadFull(f, buf[:n+1])
+	if err != io.ErrUnexpectedEOF && err != io.EOF {
+		if err == nil {
+			err = ErrDamaged // it grew
+		}
+		return nil, buf, err
+	}
+	if int64(k) != n {
+		return nil, buf, ErrDamaged
+	}
+	body, err = Open(buf[:k], kind, version)
+	return body, buf, err
 }
 
 // WriteFile writes data through a temporary file in the same folder

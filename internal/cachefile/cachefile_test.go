@@ -126,3 +126,29 @@ func TestWriteFile(t *testing.T) {
 		t.Fatalf("ReadFile of a non-cache file: %v", err)
 	}
 }
+
+// ReadFileInto reads file after file into one buffer: each body is the
+// file's, a shorter file after a longer one included, and a file that is
+// empty, damaged or of another kind is refused as ReadFile refuses it.
+func TestReadFileInto(t *testing.T) {
+	dir := t.TempDir()
+	long := Seal(AppendString(Begin(nil, "pages", 3), string(bytes.Repeat([]byte("x"), 5000))))
+	files := map[string][]byte{"long": long, "short": sample(), "empty": nil, "cut": long[:len(long)-1], "other": Seal(Begin(nil, "pager", 3))}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf []byte
+	for _, name := range []string{"long", "short", "empty", "cut", "other", "short", "missing"} {
+		body, next, err := ReadFileInto(filepath.Join(dir, name), "pages", 3, buf)
+		want, wantErr := ReadFile(filepath.Join(dir, name), "pages", 3)
+		if !bytes.Equal(body, want) || (err == nil) != (wantErr == nil) || !errors.Is(err, wantErr) && !os.IsNotExist(err) {
+			t.Fatalf("%s: body %d bytes, err %v; ReadFile: %d bytes, err %v", name, len(body), err, len(want), wantErr)
+		}
+		buf = next
+	}
+	if cap(buf) < len(long) {
+		t.Fatalf("the buffer did not keep its size (%d)", cap(buf))
+	}
+}
