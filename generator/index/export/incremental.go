@@ -59,7 +59,7 @@ type exportState struct {
 	// program and words were made from; KFirst and KHashes the pattern
 	// keys files (k/NNNN). An export whose changed records kept their
 	// patterns keeps the pattern files and the keys (patterns.go).
-	PatSums []uint64
+	PatSums []byte // 8 bytes a doc, little-endian (gob copies bytes)
 	KFirst  []string
 	KHashes []string
 	Filters *filterOut

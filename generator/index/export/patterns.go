@@ -32,14 +32,14 @@ func (x *exportRun) compilePatterns() error {
 	next.Unusable = make([]uint64, (n+63)/64)
 	x.patterns = make([]json.RawMessage, n)
 	if opts.Pattern != nil {
-		next.PatSums = make([]uint64, n)
+		next.PatSums = make([]byte, 8*n)
 		memo := map[string]json.RawMessage{}
 		for i := range x.docs {
 			if x.mKeep[i/opts.PatternsPerFile] {
 				if inc.prev.unusable(i) {
 					next.Unusable[i/64] |= 1 << (i % 64)
 				}
-				next.PatSums[i] = inc.prev.patSum(i)
+				binary.LittleEndian.PutUint64(next.PatSums[8*i:], inc.prev.patSum(i))
 				continue
 			}
 			d, err := x.data(i)
@@ -47,7 +47,7 @@ func (x *exportRun) compilePatterns() error {
 				return err
 			}
 			expr := d.Pattern
-			next.PatSums[i] = patternSum(expr)
+			binary.LittleEndian.PutUint64(next.PatSums[8*i:], patternSum(expr))
 			if expr == "" {
 				continue // no pattern: nothing to match, nothing unusable
 			}
@@ -79,8 +79,8 @@ func patternSum(expr string) uint64 {
 }
 
 func (s *exportState) patSum(doc int) uint64 {
-	if doc < len(s.PatSums) {
-		return s.PatSums[doc]
+	if 8*doc+8 <= len(s.PatSums) {
+		return binary.LittleEndian.Uint64(s.PatSums[8*doc:])
 	}
 	return 0
 }
@@ -99,7 +99,7 @@ func (x *exportRun) keepPatterns() (bool, error) {
 	}
 	prev := inc.prev
 	nFiles := (n + opts.PatternsPerFile - 1) / opts.PatternsPerFile
-	if len(prev.PatSums) != n || len(prev.MHashes) != nFiles || len(prev.KFirst) != len(prev.KHashes) {
+	if len(prev.PatSums) != 8*n || len(prev.MHashes) != nFiles || len(prev.KFirst) != len(prev.KHashes) {
 		return false, nil
 	}
 	for _, d := range inc.changed {
@@ -107,7 +107,7 @@ func (x *exportRun) keepPatterns() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if patternSum(data.Pattern) != prev.PatSums[d] {
+		if patternSum(data.Pattern) != prev.patSum(int(d)) {
 			return false, nil
 		}
 	}
