@@ -61,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*stringList)(&o.datasets), "dataset", "compare on this dataset `folder` too (repeatable; default content/ and the generated one)")
 	fs.StringVar(&o.work, "work", "", "work `folder` (default a temporary one, removed at the end)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the work folder")
+	fs.StringVar(&baseURL, "base-url", "", "build both sites as hosted at this `URL` (sitemaps, feed, pretty links); default: as opened from disk")
 	fs.BoolVar(&o.shareHighlight, "share-highlight", false, "start the new binary's cold build from the base build's highlight cache")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -220,9 +221,16 @@ func compareDataset(out io.Writer, o options, dataset, dir, baseBin, newBin stri
 	return same, nil
 }
 
+// baseURL is the -base-url flag, passed to every build.
+var baseURL string
+
 func buildSite(bin, data, dir string) error {
 	start := time.Now()
-	err := command(bin, "build", "--quiet", "--out", filepath.Join(dir, "site"), "--cache", filepath.Join(dir, "cache"), data)
+	args := []string{"build", "--quiet", "--out", filepath.Join(dir, "site"), "--cache", filepath.Join(dir, "cache")}
+	if baseURL != "" {
+		args = append(args, "--base-url", baseURL)
+	}
+	err := command(bin, append(args, data)...)
 	fmt.Fprintf(os.Stderr, "compareoutput: %s build → %s (%s)\n", filepath.Base(bin), dir, time.Since(start).Round(time.Millisecond))
 	return err
 }

@@ -66,6 +66,7 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 		// a folder opened from disk as a listing. A hosted site (with a
 		// base URL) keeps pretty folder links.
 		IndexFile: f.site.baseURL == "",
+		Garbage:   collectLessOften,
 	}
 	c.Problem = func(msg string) {
 		for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {

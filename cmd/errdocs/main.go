@@ -127,21 +127,35 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// tuneGC trades memory for speed: a build allocates a great deal of
-// short-lived garbage (highlighting, templates), and collecting four times
-// less often saves a good part of a cold build's CPU time. A soft memory
-// limit keeps the trade inside the memory budget (2 GB of resident memory
-// at 500,000 records): the collector runs more often as the heap nears it.
-// The limit leaves room for what it does not count, the search index's
-// memory-mapped segments, and is well above the live heap, so the
-// collector does not run back to back (the figures: BENCHMARKS.md,
-// "Figures behind the code"). GOGC and GOMEMLIMIT in the environment
-// still win.
+// tuneGC trades memory for speed: a cold build allocates a great deal of
+// short-lived garbage (reading, highlighting, templates), and collecting
+// four times less often (collectLessOften) saves a good part of its CPU
+// time. A soft memory limit keeps the trade inside the memory budget (2 GB
+// of resident memory at 500,000 records): the collector runs more often
+// as the heap nears it. The limit leaves room for what it does not count,
+// the search index's memory-mapped segments, and is well above the live
+// heap, so the collector does not run back to back (the figures:
+// BENCHMARKS.md, "Figures behind the code"). GOGC and GOMEMLIMIT in the
+// environment still win.
 func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1500 << 20)
+	}
+}
+
+// collectLessOften is pipeline.Config.Garbage: GOGC 400 while the build
+// makes much garbage, Go's default 100 otherwise. A rebuild that renders
+// few pages keeps most of what it allocates (every record's summary, the
+// caches' tables): letting its heap grow to five times that only made the
+// process fault in hundreds of megabytes of fresh memory, which cost more
+// system time than the collections it spared.
+func collectLessOften(much bool) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	if much {
+		debug.SetGCPercent(400)
+	} else {
+		debug.SetGCPercent(100)
 	}
 }

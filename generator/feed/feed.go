@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"time"
@@ -60,9 +61,19 @@ const FeedEntries = 50
 // Write emits the files through emit (paths relative to the site root), in
 // a fixed order and with the same bytes for the same site.
 func Write(s *model.Model, o Options, emit func(path string, data []byte) error) error {
-	if o.BaseURL != "" && o.BaseURL[len(o.BaseURL)-1] != '/' {
-		o.BaseURL += "/"
+	if err := WriteFeeds(s, o, emit); err != nil {
+		return err
 	}
+	if p := PlanSitemaps(s, o.BaseURL); p != nil {
+		return p.Write(emit)
+	}
+	return nil
+}
+
+// WriteFeeds emits robots.txt and the Atom feed: Write without the
+// sitemaps, for a caller that writes or keeps them itself.
+func WriteFeeds(s *model.Model, o Options, emit func(path string, data []byte) error) error {
+	o.BaseURL = withSlash(o.BaseURL)
 	robots := "User-agent: *\nAllow: /\n"
 	if o.BaseURL == "" || s == nil {
 		// Sitemaps and feeds must name absolute URLs (the protocols do not
@@ -74,14 +85,18 @@ func Write(s *model.Model, o Options, emit func(path string, data []byte) error)
 	if err := emit(RobotsFile, []byte(robots)); err != nil {
 		return err
 	}
-	if err := writeSitemaps(s, o.BaseURL, emit); err != nil {
-		return err
-	}
 	b, err := atomFeed(s, o)
 	if err != nil {
 		return err
 	}
 	return emit(FeedFile, b)
+}
+
+func withSlash(base string) string {
+	if base != "" && base[len(base)-1] != '/' {
+		base += "/"
+	}
+	return base
 }
 
 // page is one URL of a sitemap: a site path and when it last changed.
@@ -90,7 +105,9 @@ type page struct {
 	lastmod time.Time // zero when unknown
 }
 
-// writeSitemaps writes the sitemap files and the index over them.
+// Sitemaps is what the sitemap files are made from: every page they
+// list, with its lastmod. Planning is cheap; writing the files is not, so
+// a rebuild compares plans by Key and keeps the files of an equal one.
 //
 // Record pages and binding pages (home, listings, repos, tags, families)
 // go to two separate sets of files. A new record changes the lastmod of
@@ -98,8 +115,19 @@ type page struct {
 // files change on nearly every rebuild anyway; kept apart, they do not
 // drag the record files with them, and a daily rebuild rewrites only the
 // record files that gained, lost or changed a record.
-func writeSitemaps(s *model.Model, base string, emit func(string, []byte) error) error {
-	var records, bindings []page
+type Sitemaps struct {
+	base              string
+	records, bindings []page
+}
+
+// PlanSitemaps lists the pages of s's sitemaps under base; nil without a
+// base URL (then there are none).
+func PlanSitemaps(s *model.Model, base string) *Sitemaps {
+	base = withSlash(base)
+	if base == "" || s == nil {
+		return nil
+	}
+	p := &Sitemaps{base: base}
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
 	times := make([]time.Time, len(s.Summaries))
@@ -114,16 +142,45 @@ func writeSitemaps(s *model.Model, base string, emit func(string, []byte) error)
 		if s.Canonical(int32(i)) != int32(i) || sum.Thin() {
 			continue
 		}
-		records = append(records, page{sum.Path(), times[i]})
+		p.records = append(p.records, page{sum.Path(), times[i]})
 	}
-	bindings = bindingPages(s, times)
+	p.bindings = bindingPages(s, times)
+	return p
+}
 
+// Key writes to h everything the sitemap files are made from: two plans
+// that write the same to h make the same files.
+func (p *Sitemaps) Key(h io.Writer) {
+	var b []byte
+	b = binary.AppendUvarint(b, uint64(len(p.base)))
+	b = append(b, p.base...)
+	for _, set := range [][]page{p.records, p.bindings} {
+		b = binary.AppendUvarint(b, uint64(len(set)))
+		for _, pg := range set {
+			b = binary.AppendUvarint(b, uint64(len(pg.path)))
+			b = append(b, pg.path...)
+			// what Format(time.RFC3339) shows: the instant and the offset
+			_, offset := pg.lastmod.Zone()
+			b = binary.AppendVarint(b, pg.lastmod.Unix())
+			b = binary.AppendVarint(b, int64(pg.lastmod.Nanosecond()))
+			b = binary.AppendVarint(b, int64(offset))
+			if len(b) > 64<<10 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+	}
+	h.Write(b)
+}
+
+// Write writes the sitemap files and the index over them.
+func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 	var index []sitemapRef
 	for _, set := range []struct {
 		prefix string
 		pages  []page
-	}{{"sitemap-", records}, {"sitemap-pages-", bindings}} {
-		files, err := shardFiles(set.pages, base, set.prefix)
+	}{{"sitemap-", p.records}, {"sitemap-pages-", p.bindings}} {
+		files, err := shardFiles(set.pages, p.base, set.prefix)
 		if err != nil {
 			return err
 		}
@@ -131,7 +188,7 @@ func writeSitemaps(s *model.Model, base string, emit func(string, []byte) error)
 			if err := emit(f.path, f.data); err != nil {
 				return err
 			}
-			ref := sitemapRef{Loc: model.Absolute(base, f.path)}
+			ref := sitemapRef{Loc: model.Absolute(p.base, f.path)}
 			if !f.lastmod.IsZero() {
 				ref.Lastmod = f.lastmod.Format(time.RFC3339)
 			}

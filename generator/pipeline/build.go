@@ -48,6 +48,15 @@ type Config struct {
 	// notice otherwise.
 	Verify bool
 
+	// Garbage, when set, is told whether what the build does next makes
+	// much short-lived garbage beside a small live heap: true before a
+	// build with no page cache (it reads and renders everything) and
+	// before rendering many pages, false before a rebuild that renders
+	// few, whose live heap (every record's summary, the caches' tables) is
+	// most of its memory. A command may collect less often in the first
+	// case and as usual in the second (cmd/errdocs does).
+	Garbage func(much bool)
+
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
 	// StageDone, when set, is called as each stage of the pipeline ends,
@@ -68,21 +77,24 @@ type Report struct {
 	Cached      int // record files whose records came from the read cache, unread
 	Hashed      int // files the manifest check read to hash (the others it knew from the read cache)
 	Inputs      InputStats
-	Read        int            // records read
-	Built       int            // record pages built
-	Reused      int            // record pages kept from the previous build unrendered
-	Rejected    int            // records left out
-	FileErrors  int            // files or entries that could not be read
-	FilesFailed int            // files that could not be read at all
-	Unusable    int            // message patterns the browser cannot match
-	Search      string         // how the search export was made: kept, whole, incremental
-	Export      ExportSchedule // when the search export was made
-	Written     int64
-	Unchanged   int64
-	Removed     int64
-	Publish     string // how the site was published: new, unchanged, in place, swap
-	Bytes       int64
-	Stages      []Stage
+	Read        int    // records read
+	Built       int    // record pages built
+	Reused      int    // record pages kept from the previous build unrendered
+	Rejected    int    // records left out
+	FileErrors  int    // files or entries that could not be read
+	FilesFailed int    // files that could not be read at all
+	Unusable    int    // message patterns the browser cannot match
+	Search      string // how the search export was made: kept, whole, incremental
+	// SitemapsKept says the sitemap files were kept as the previous
+	// build wrote them, not made again: no page they list changed.
+	SitemapsKept bool
+	Export       ExportSchedule // when the search export was made
+	Written      int64
+	Unchanged    int64
+	Removed      int64
+	Publish      string // how the site was published: new, unchanged, in place, swap
+	Bytes        int64
+	Stages       []Stage
 	// NoChange says the build took the no-change fast path: nothing it
 	// is made from changed since the last build, which it took at its
 	// word (the counts above are that build's; nothing was written).

@@ -42,6 +42,7 @@ const (
 	kindExport         // the search export: skipped together
 	kindAsset          // static assets: always written (few and small)
 	kindListing        // the pages of one listing: skipped together
+	kindSitemap        // the sitemaps: skipped together
 )
 
 type cacheEntry struct {

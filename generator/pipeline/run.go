@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -140,6 +141,10 @@ func (b *build) run() (err error) {
 		rejects = w
 	}
 	b.startLoading()
+	if b.c.Garbage != nil {
+		_, err := os.Stat(b.pcPath)
+		b.c.Garbage(err != nil)
+	}
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
 	defer func() {
@@ -394,6 +399,9 @@ func (b *build) check() error {
 	}
 	b.rep.Built = total
 	b.nNeed = int(needed.Load())
+	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
+		b.c.Garbage(true)
+	}
 	b.rep.Reused = total - b.nNeed
 	b.dkey = datasetKey(b.global, b.m, b.ds.raws, b.ds.extrasKey())
 	if b.early == nil && prev.reuseAll(out, kindExport, b.dkey) {
@@ -403,14 +411,24 @@ func (b *build) check() error {
 	return nil
 }
 
+// manyPages is how many record pages to render, of total, make a build
+// one of much garbage (Config.Garbage): about one page in ten.
+func manyPages(total int) int { return total / 10 }
+
 // emitAs writes the site's other pages, noting them in the page cache
 // under the dataset key.
 func (b *build) emitAs(kind uint8) func(string, []byte) error {
+	return b.emitKeyed(kind, b.dkey)
+}
+
+// emitKeyed writes files of a kind, noting them in the page cache under
+// key.
+func (b *build) emitKeyed(kind uint8, key fileKey) func(string, []byte) error {
 	return func(rel string, data []byte) error {
 		b.nextMu.Lock()
 		// A listing's pages were noted already, with their own key.
 		if _, ok := b.next.Entries[rel]; !ok {
-			b.next.Entries[rel] = cacheEntry{Kind: kind, Key: b.dkey}
+			b.next.Entries[rel] = cacheEntry{Kind: kind, Key: key}
 		}
 		b.nextMu.Unlock()
 		return b.out.WriteFile(rel, data)
@@ -633,7 +651,10 @@ func (b *build) listings() error {
 	c := b.c
 	err := b.r.Pages(b.m, b.emitAs(kindPages))
 	if err == nil {
-		err = feed.Write(b.m, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, b.emitAs(kindPages))
+		err = feed.WriteFeeds(b.m, feed.Options{BaseURL: c.BaseURL, Title: c.Title, Description: c.Description}, b.emitAs(kindPages))
+	}
+	if err == nil {
+		err = b.sitemaps()
 	}
 	if b.schedule == ExportBeside {
 		// The export writes into the site: it must be done before a
@@ -646,6 +667,28 @@ func (b *build) listings() error {
 		b.timer.done("listings")
 	}
 	return err
+}
+
+// sitemaps writes the sitemap files, or keeps them when what they are made
+// from (their plan's key: every page they list and its lastmod) is what
+// the previous build made them from: a record's documentation edited, the
+// common rebuild, changes none of them.
+func (b *build) sitemaps() error {
+	plan := feed.PlanSitemaps(b.m, b.c.BaseURL)
+	if plan == nil {
+		return nil
+	}
+	h := newHasher(b.global)
+	plan.Key(h.h)
+	key := h.key()
+	if b.gerr == nil && b.prev.reuseAll(b.out, kindSitemap, key) {
+		b.nextMu.Lock()
+		copyKind(b.prev, b.next.Entries, kindSitemap)
+		b.nextMu.Unlock()
+		b.rep.SitemapsKept = true
+		return nil
+	}
+	return plan.Write(b.emitKeyed(kindSitemap, key))
 }
 
 // export is the stage export: what is left of an early export, or the

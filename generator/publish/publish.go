@@ -506,13 +506,19 @@ func (s *Site) Commit(previous []string) error {
 		previous = walk(s.out)
 	}
 	var removed []string
+	kept := 0 // files of the previous site that the new one has
 	for _, rel := range previous {
-		if _, ok := s.prints[rel]; rel != Marker && rel != FileList && !ok {
+		_, ok := s.prints[rel]
+		if ok {
+			kept++
+		} else if rel != Marker && rel != FileList {
 			if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
 				removed = append(removed, rel)
 			}
 		}
 	}
+	// The same files as before: the file list on disk holds them.
+	sameFiles := len(removed) == 0 && kept == len(s.prints)
 	slices.Sort(removed)
 	s.removed = int64(len(removed))
 	changes := len(s.staged) + len(removed)
@@ -522,7 +528,7 @@ func (s *Site) Commit(previous []string) error {
 		return os.RemoveAll(s.stage)
 	case float64(changes) <= inPlaceShare*float64(max(1, len(s.prints))):
 		s.mode = "in place"
-		return s.publishInPlace(removed)
+		return s.publishInPlace(removed, sameFiles)
 	default:
 		s.mode = "swap"
 		if err := s.keepForeign(removed); err != nil {
@@ -560,12 +566,13 @@ func (s *Site) writeFileList() error {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
+	var list []byte
+	for _, rel := range rels {
+		list = append(append(list, rel...), '\n')
+	}
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
-	for _, rel := range rels {
-		zw.Write([]byte(rel))
-		zw.Write([]byte{'\n'})
-	}
+	zw.Write(list) // a bytes.Buffer's writes do not fail
 	if err := zw.Close(); err != nil {
 		return err
 	}
@@ -697,7 +704,7 @@ func journalPath(out string) string {
 // publishInPlace moves the changed files into place one by one and deletes
 // the removed ones, after writing down what it will do: a build killed
 // midway is completed by the next Begin (or RollForward).
-func (s *Site) publishInPlace(removed []string) error {
+func (s *Site) publishInPlace(removed []string, sameFiles bool) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.Encode(journalHead{Journal: "v1", Stage: filepath.Base(s.stage)})
@@ -717,13 +724,15 @@ func (s *Site) publishInPlace(removed []string) error {
 	for _, rel := range removed {
 		enc.Encode(journalStep{"del", rel})
 	}
-	// The list of the site's files, then a new marker that says the
-	// site changed (see Previous).
-	if err := s.writeFileList(); err != nil {
-		os.RemoveAll(s.stage)
-		return err
+	// The list of the site's files (unless it holds them already), then a
+	// new marker that says the site changed (see Previous).
+	if _, err := os.Lstat(filepath.Join(s.out, FileList)); !sameFiles || err != nil {
+		if err := s.writeFileList(); err != nil {
+			os.RemoveAll(s.stage)
+			return err
+		}
+		enc.Encode(journalStep{"put", FileList})
 	}
-	enc.Encode(journalStep{"put", FileList})
 	if err := writeMarker(s.stage); err != nil {
 		os.RemoveAll(s.stage)
 		return err

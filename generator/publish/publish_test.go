@@ -236,3 +236,60 @@ func TestReuseAllIsAllOrNothing(t *testing.T) {
 	}
 	must(t, s.Commit(nil))
 }
+
+// The file list (FileList) names the site's files after every publish;
+// an in-place publish that changes files but adds and removes none leaves
+// it as it was, untouched.
+func TestFileListFollowsTheFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	files := map[string]string{}
+	for i := 0; i < 20; i++ {
+		files["r/"+string(rune('a'+i))+"/index.html"] = "page"
+	}
+	listed := func() []string {
+		t.Helper()
+		got := readFileList(out)
+		slices.Sort(got)
+		return got
+	}
+	want := func() []string {
+		var w []string
+		for rel := range files {
+			w = append(w, rel)
+		}
+		slices.Sort(w)
+		return w
+	}
+	build(t, out, files)
+	if got := listed(); !slices.Equal(got, want()) {
+		t.Fatalf("new site lists %q, want %q", got, want())
+	}
+	stat := func() os.FileInfo {
+		fi, err := os.Lstat(filepath.Join(out, FileList))
+		must(t, err)
+		return fi
+	}
+	before := stat()
+	files["r/a/index.html"] = "changed"
+	if st := build(t, out, files); st.Mode != "in place" {
+		t.Fatalf("one page changed: %+v", st)
+	}
+	if after := stat(); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Error("the file list was rewritten although the site has the same files")
+	}
+	files["r/new/index.html"] = "added"
+	delete(files, "r/b/index.html")
+	if st := build(t, out, files); st.Mode != "in place" {
+		t.Fatalf("one page added, one removed: %+v", st)
+	}
+	if got := listed(); !slices.Equal(got, want()) {
+		t.Fatalf("after an added and a removed page the list is %q, want %q", got, want())
+	}
+	// Deleted by hand: the next publish writes it again.
+	must(t, os.Remove(filepath.Join(out, FileList)))
+	files["r/c/index.html"] = "changed"
+	build(t, out, files)
+	if got := listed(); !slices.Equal(got, want()) {
+		t.Fatalf("a list deleted by hand came back as %q, want %q", got, want())
+	}
+}

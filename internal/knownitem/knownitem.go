@@ -58,6 +58,9 @@ func init() {
 	}
 }
 
+// IsStopWord reports whether Keywords leaves w (lowercase) out.
+func IsStopWord(w string) bool { return stop[w] }
+
 var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z_]+`)
 
 // Keywords returns three words of msg in message order, or "" when the

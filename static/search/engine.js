@@ -65,9 +65,13 @@
  *       mode: "all", "most" or "any": run that one query form alone (the
  *         parity tests compare each with its bleve twin, index.QueryOptions).
  *       results are in rank order: group, then score descending, then doc
- *         number (the filter-only order). num is the record's doc number in this
- *         export; doc = {title, url, repo, severity, errorType, language,
- *         snippet[, pattern]} (what a result shows; the record id, tags,
+ *         number (the filter-only order); but the first ten of a typed
+ *         query's words (mode "all", not fuzzy, two query tokens or more)
+ *         are ordered by how their message holds the words first (see
+ *         typedOrder), so their scores may not descend. num is the
+ *         record's doc number in this export; doc = {title, url, repo,
+ *         severity, errorType, language, snippet[, pattern]} (what a
+ *         result shows; the record id, tags,
  *         error class and code are not in it); url is relative to the
  *         site root ("owner/name/slug/") and names the record. matchedTerms
  *         are analyzed terms (compare with analyze("errorMessage", word)).
@@ -1664,6 +1668,80 @@
     });
   }
 
+  // ---------- the first results of a typed query ----------
+  // A person types words of a message in the message's order, often
+  // neighbours, and most often of a common error. Of the first ORDERED
+  // results of the words' query ("all" mode, not fuzzy, two query tokens
+  // or more), those whose message (doc data title) holds the typed tokens
+  // in the typed order come first, then those with more typed neighbours
+  // next to each other in it, then those whose message has the value
+  // shape (valueShape) of more of these results; ties keep the score's
+  // order. The index holds no positions (they would cost every query
+  // bytes); the messages of the first results are loaded to show them
+  // anyway. Mirror of the Go twin's typedOrder (typedorder_test.go).
+  var ORDERED = 10;
+  function typedTokens(text, prefix) {
+    var qws = queryWords(text), toks = [];
+    qws.forEach(function (w) { A.terms("en", w.text).forEach(function (t) { toks.push(t); }); });
+    var lastW = qws.length ? qws[qws.length - 1] : null;
+    // the word being typed matches a message token it starts
+    var open = prefix && !!lastWord(text) && !!lastW && lastW.end === text.length;
+    return { toks: toks, open: open };
+  }
+  function holdsInOrder(msg, q) {
+    function match(t, j) { return t === q.toks[j] || q.open && j === q.toks.length - 1 && t.slice(0, q.toks[j].length) === q.toks[j]; }
+    var j = 0, adj = 0;
+    for (var i = 0; i < msg.length; i++) if (j < q.toks.length && match(msg[i], j)) j++;
+    for (var p = 0; p + 1 < q.toks.length; p++) {
+      for (i = 0; i + 1 < msg.length; i++) if (match(msg[i], p) && match(msg[i + 1], p + 1)) { adj++; break; }
+    }
+    return { inOrder: j === q.toks.length ? 1 : 0, adjacent: adj };
+  }
+  // valueShape: a message's words (split at ASCII white space, outer
+  // punctuation trimmed, ASCII lowercased), each word that looks like a
+  // value (a digit, a path or name character, a capital after a small
+  // letter: camelCase) as "*".
+  // Mirror of valueShape in typedorder_test.go.
+  var VALUE_CHARS = "/\\_-.=<>@#$%&*+~|";
+  function valueShape(m) {
+    var out = [];
+    String(m).split(/[ \t\n\r\f\v]+/).forEach(function (w) {
+      var a = 0, b = w.length;
+      while (a < b && TRIM_CHARS.indexOf(w.charAt(a)) >= 0) a++;
+      while (b > a && TRIM_CHARS.indexOf(w.charAt(b - 1)) >= 0) b--;
+      w = w.slice(a, b);
+      if (!w) return;
+      var value = false;
+      for (var i = 0; i < w.length && !value; i++) {
+        var c = w.charAt(i);
+        value = c >= "0" && c <= "9" || VALUE_CHARS.indexOf(c) >= 0 || c >= "A" && c <= "Z" && i > 0 && w.charAt(i - 1) >= "a" && w.charAt(i - 1) <= "z";
+      }
+      out.push(value ? "*" : w.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }));
+    });
+    return out.join(" ");
+  }
+  var TRIM_CHARS = ",:;()[]{}'\"!?";
+  function typedOrder(r, text, prefix) {
+    var q = typedTokens(text, prefix);
+    if (!r || r.list.length < 2 || q.toks.length < 2) return Promise.resolve(r);
+    var top = r.list.slice(0, ORDERED);
+    return docsByNumber(top.map(function (x) { return x.doc; })).then(function (docs) {
+      var titles = docs.map(function (d) { return d ? d.title : ""; });
+      var shapes = titles.map(valueShape);
+      var keyed = top.map(function (x, i) {
+        var h = holdsInOrder(A.terms("en", titles[i]), q), common = 0;
+        shapes.forEach(function (s) { if (s === shapes[i]) common++; });
+        return { x: x, k: [h.inOrder, h.adjacent, common, -i] };
+      });
+      keyed.sort(function (a, b) {
+        for (var j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return b.k[j] - a.k[j];
+        return 0;
+      });
+      r.list = keyed.map(function (e) { return e.x; }).concat(r.list.slice(ORDERED));
+      return r;
+    });
+  }
+
   // Rank order across runs: a result of an earlier run stays above.
   function merge(into, seen, r, group, k) {
     if (!r) return;
@@ -1761,18 +1839,25 @@
       if (o.mode !== undefined) {
         // one query form (the parity tests ask for each)
         var mode = o.mode === "any" ? "" : String(o.mode);
-        return run(mode, fuzzy === true, k).then(function (r) {
+        var ordered = mode === "all" && fuzzy !== true;
+        return run(mode, fuzzy === true, ordered ? Math.max(k, ORDERED) : k).then(function (r) {
+          return ordered ? typedOrder(r, text, prefix) : r;
+        }).then(function (r) {
           merge(out, seen, r, mode === "" ? (fuzzy === true ? "fuzzy" : "some") : mode, k);
           return { head: r, out: out, fuzzy: fuzzy === true };
         });
       }
       var first = o.paste != null ? "most" : "all";
-      return run(first, false, k).then(function (r) {
+      var kk = first === "all" ? Math.max(k, ORDERED) : k;
+      var pfx = prefix;
+      return run(first, false, kk).then(function (r) {
         // A last word that is a whole stop word ("retry after") counts
         // while typed only as the start of a longer word; when no record
         // has one, it is taken as the stop word it is (left out).
-        if (first === "all" && prefix && (!r || !r.total) && endsInStopWord(text)) return run(first, false, k, false);
+        if (first === "all" && prefix && (!r || !r.total) && endsInStopWord(text)) { pfx = false; return run(first, false, kk, false); }
         return r;
+      }).then(function (r) {
+        return first === "all" ? typedOrder(r, text, pfx) : r;
       }).then(function (r) {
         head = r;
         if (o.paste == null) return r;

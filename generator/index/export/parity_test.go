@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/knownitem"
 
 	"github.com/errdocs/errdocs/generator/index"
 )
@@ -205,6 +207,17 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 		j := rng.Intn(len(ws) - 2)
 		add(strings.Join(ws[j:j+3], " "), QueryOptions{})
 	}
+	// known-item queries (three words of a message, in its order) and the
+	// same words reversed: typedOrder orders their first results
+	for _, q := range knownitem.Make(f.recs, 10, uint64(seed)) {
+		if q.Kind != "keywords" {
+			continue
+		}
+		add(q.Text, QueryOptions{})
+		ws := strings.Fields(q.Text)
+		slices.Reverse(ws)
+		add(strings.Join(ws, " "), QueryOptions{})
+	}
 	for _, q := range []string{"the connection was refused", "connections refused", "invalid arguments", "is not a valid",
 		"timeout", "permission denied", "failed to parse configuration", "memory", "null pointer", "out of memory errors",
 		"Unable to connect to the database", "the", "file not found", "KeyError", "TypeError undefined"} {
@@ -373,10 +386,14 @@ func TestRankingParity(t *testing.T) {
 	}
 	f.site += "2"
 	qs := parityQueries(f, 99)
-	checkParity(t, f, qs)
+	if n := checkParity(t, f, qs); n < 5 {
+		t.Errorf("typedOrder changed the order of %d queries' results; the parity queries should exercise it more", n)
+	}
 }
 
-func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
+// checkParity compares each query's results with bleve's twin; it returns
+// how many of them typedOrder put in another order than the scores'.
+func checkParity(t *testing.T, f *fixture, qs []parityQuery) (reordered int) {
 	t.Helper()
 	var jq []map[string]interface{}
 	for _, q := range qs {
@@ -405,6 +422,13 @@ func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
 			t.Errorf("query %q %+v: %s", q.q, q.opts, msg)
 			continue
 		}
+		if q.opts.Mode == ModeAll && !q.opts.Fuzzy {
+			o := q.opts
+			o.Unordered = true
+			if plain, _, _ := search(f.ix, q.q, o, 10); !sameIDs(plain, want) {
+				reordered++
+			}
+		}
 		// the count of "all" and "most" matches, when the engine says it
 		// is exact, is bleve's; otherwise a lower bound
 		if q.opts.Mode != ModeAny && !q.opts.Fuzzy {
@@ -422,7 +446,21 @@ func checkParity(t *testing.T, f *fixture, qs []parityQuery) {
 				got.Results[0].ID, got.Results[0].Score, len(want), got.Files)
 		}
 	}
-	t.Logf("ranking parity: %d/%d queries identical (%d with results); %d all/most counts exact and equal to bleve's", ok, len(qs), nonEmpty, counted)
+	t.Logf("ranking parity: %d/%d queries identical (%d with results, %d ordered by typedOrder); %d all/most counts exact and equal to bleve's",
+		ok, len(qs), nonEmpty, reordered, counted)
+	return reordered
+}
+
+func sameIDs(a, b []Hit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 func compareHits(want []Hit, got jsQueryResult, setOnly bool) string {

@@ -32,6 +32,12 @@ type QueryOptions struct {
 	// WordsOnly leaves out the message clause (see BuildQuery): the query
 	// form before it, for the scoring benchmark.
 	WordsOnly bool
+	// Unordered leaves a typed query's results in the score's order (no
+	// typedOrder): what the tests compare the ordering with.
+	Unordered bool
+	// MessageBoost multiplies the boosts of the message clause's queries
+	// (0 is 1): a scoring variant of the benchmark.
+	MessageBoost float64
 }
 
 // Query modes.
@@ -270,10 +276,18 @@ func messageClauses(m mapping.IndexMapping, ws []word, last, text string, opts Q
 		if err != nil {
 			return nil, err
 		}
+		if opts.MessageBoost > 0 {
+			for _, k := range kids {
+				k.(query.BoostableQuery).SetBoost(f.Boost * opts.MessageBoost)
+			}
+		}
 		if last != "" && w.end == len(text) {
 			p := query.NewPrefixQuery(last)
 			p.SetField(f.Name)
 			p.SetBoost(f.Boost)
+			if opts.MessageBoost > 0 {
+				p.SetBoost(f.Boost * opts.MessageBoost)
+			}
 			kids = append(kids, p)
 		}
 		if len(kids) == 0 {
@@ -353,7 +367,8 @@ type Hit struct {
 // search runs the documented query structure through bleve: the reference
 // the browser engine is tested against. Results sort by score, then by
 // SortKey (family, class, message shape, newest), then id; filter-only
-// queries sort by SortKey, then id, with score 0.
+// queries sort by SortKey, then id, with score 0; a typed query's first
+// results (ModeAll, not fuzzy) are then ordered by typedOrder.
 func search(ix *index.Index, text string, opts QueryOptions, size int) ([]Hit, uint64, error) {
 	if ix == nil || ix.Bleve() == nil {
 		return nil, 0, errors.New("index: Search on a closed index")
@@ -383,7 +398,13 @@ func search(ix *index.Index, text string, opts QueryOptions, size int) ([]Hit, u
 		b.AddFilter(fq)
 		final = b
 	}
-	req := bleve.NewSearchRequestOptions(final, size, 0, false)
+	// a typed query's first results are ordered by their messages
+	ordered := q != nil && opts.Mode == ModeAll && !opts.Fuzzy && !opts.Unordered
+	n := size
+	if ordered {
+		n = max(size, typedOrderN)
+	}
+	req := bleve.NewSearchRequestOptions(final, n, 0, false)
 	req.SortBy(sortBy)
 	res, err := ix.Bleve().Search(req)
 	if err != nil {
@@ -395,6 +416,13 @@ func search(ix *index.Index, text string, opts QueryOptions, size int) ([]Hit, u
 		if q == nil {
 			hits[i].Score = 0
 		}
+	}
+	if ordered {
+		hits = typedOrder(m, text, opts.Prefix, hits, func(id string) string {
+			d, _ := ix.DocData(id)
+			return d.Title
+		})
+		hits = hits[:min(len(hits), size)]
 	}
 	return hits, res.Total, nil
 }

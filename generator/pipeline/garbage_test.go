@@ -1,0 +1,46 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	errdocs "github.com/errdocs/errdocs"
+)
+
+// Config.Garbage is told that a build makes much garbage when it has no
+// page cache, and when it renders many pages; a rebuild that renders one
+// page is told it does not. (cmd/errdocs collects less often in the first
+// case only.)
+func TestGarbageHint(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in")
+	var recs []any
+	for k := range 20 {
+		recs = append(recs, seedRecord(t, k, nil))
+	}
+	file := filepath.Join(in, "r.json")
+	writeRecords(t, file, recs...)
+	dir := t.TempDir()
+	build := func(templates string) []bool {
+		var told []bool
+		c := Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static, Verify: true,
+			Garbage: func(much bool) { told = append(told, much) }}
+		if templates != "" {
+			c.Title = templates // a new title: every page is rendered again
+		}
+		runConfig(t, c)
+		return told
+	}
+	if told := build(""); !slices.Equal(told, []bool{true, true}) {
+		t.Errorf("cold build: told %v, want much garbage (no page cache, then every page to render)", told)
+	}
+	recs[3] = seedRecord(t, 3, func(r map[string]any) { r["documentation"] = "Edited: one page to render again." })
+	writeRecords(t, file, recs...)
+	if told := build(""); !slices.Equal(told, []bool{false}) {
+		t.Errorf("one record changed: told %v, want little garbage", told)
+	}
+	if told := build("Another title"); !slices.Equal(told, []bool{false, true}) {
+		t.Errorf("every page rendered again: told %v, want little garbage, then much", told)
+	}
+}
