@@ -101,6 +101,22 @@ func BenchmarkExport(b *testing.B) {
 	}
 	b.ReportMetric(float64(st.Files), "files")
 	b.ReportMetric(float64(st.Bytes)/1e6, "MB")
+	b.ReportMetric(float64(dirBytes(b, filepath.Join(ix.Dir(), termCacheDir)))/1e6, "termcacheMB")
+}
+
+// dirBytes is the size of the files in dir.
+func dirBytes(b *testing.B, dir string) int64 {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // BenchmarkSearchBudget is the budget measurement at scale (default

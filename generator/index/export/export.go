@@ -131,6 +131,8 @@ type Stats struct {
 	Shards        int           // dictionary shards written (re-encoded, when Incremental)
 	ShardsTotal   int           // dictionary shards of the export
 	CachedTerms   int           // terms read from the term cache, not bleve
+	CachedEntries int           // dictionary entries taken as the term cache kept them prepared
+	CachedLists   int           // prefix lists taken so
 	FiltersKept   bool          // the filter files of the previous export were kept
 	// Of the terms the changed records hold or held, how many an
 	// incremental export compared with the term cache (CheckedTerms) and
@@ -139,7 +141,10 @@ type Stats struct {
 	// every shard that may have changed was re-encoded.
 	CheckedTerms int
 	ChangedTerms int
-	Duration     time.Duration
+	// ProbedTerms of the checked terms were found unchanged by their
+	// postings of the changed records alone, not read whole.
+	ProbedTerms int
+	Duration    time.Duration
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
@@ -164,6 +169,12 @@ type fieldTerm struct {
 	// cached, when the postings came from the term cache, is their entry
 	// there, which appendCachedTerm would make again.
 	cached []byte
+	// undecoded: the postings came from the term cache and are not
+	// decoded yet (posts is nil): raw holds their n postings in the
+	// cache's form (decode).
+	undecoded bool
+	n         int
+	raw       []byte
 }
 
 // An Exporter writes the search export of an index, and keeps what the

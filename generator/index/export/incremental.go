@@ -47,21 +47,33 @@ type exportState struct {
 	DocCount  uint64
 	Numbering [32]byte // ids and sort keys in doc number order
 	Shards    []shardOut
-	RHashes   []string   // doc data files r/NNNN
-	MHashes   []string   // pattern files m/NNNN
-	Unusable  []uint64   // docs whose messagePattern the client cannot run
-	PatWords  [][]string // per doc, the words of its pattern's required literals
-	Filters   *filterOut
-	IDNames   map[string]string // id index files: key → hash
+	RHashes   []string // doc data files r/NNNN
+	MHashes   []string // pattern files m/NNNN
+	Unusable  []uint64 // docs whose messagePattern the client cannot run
+	// PatWordsKey names the pattern words (patwords.go): per doc, the
+	// words of its pattern's required literals, in a file of their own,
+	// read only when a pattern changed; patWords holds them until saved.
+	PatWordsKey [32]byte
+	patWords    [][]string
+	// PatSums holds, per doc, patternSum of the messagePattern its pattern
+	// program and words were made from; KFirst and KHashes the pattern
+	// keys files (k/NNNN). An export whose changed records kept their
+	// patterns keeps the pattern files and the keys (patterns.go).
+	PatSums []byte // 8 bytes a doc, little-endian (gob copies bytes)
+	KFirst  []string
+	KHashes []string
+	Filters *filterOut
+	IDNames map[string]string // id index files: key → hash
 }
 
 // The state is a gob in an internal/cachefile of this kind and version
 // (2: shards list the prefix lists they hold; 3: and have term cache
 // files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
-// 7: pattern words).
+// 7: pattern words; 8: pattern sums and keys files; 9: shards' doc sets
+// encoded, pattern words in a file of their own).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 7
+	exportStateVersion = 9
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.
@@ -90,18 +102,23 @@ func optionsKey(o Options) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
-// numberingKey fingerprints the doc numbering.
+// numberingKey fingerprints the doc numbering. The fields are gathered
+// in a buffer hashed a chunk at a time: four small writes per record cost
+// more than the hashing.
 func numberingKey(ids, sortKeys []string) [32]byte {
 	h := sha256.New()
-	var n [8]byte
+	buf := make([]byte, 0, 64<<10)
 	for i := range ids {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(ids[i])))
-		h.Write(n[:])
-		h.Write([]byte(ids[i]))
-		binary.LittleEndian.PutUint64(n[:], uint64(len(sortKeys[i])))
-		h.Write(n[:])
-		h.Write([]byte(sortKeys[i]))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(ids[i])))
+		buf = append(buf, ids[i]...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(sortKeys[i])))
+		buf = append(buf, sortKeys[i]...)
+		if len(buf) >= 60<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
 	}
+	h.Write(buf)
 	return [32]byte(h.Sum(nil))
 }
 
@@ -116,6 +133,13 @@ func (ex *Exporter) SaveState(marker string) error {
 		return err
 	}
 	s := *ex.pending
+	if s.patWords != nil {
+		key, err := savePatWords(ex.ix.Dir(), s.patWords)
+		if err != nil {
+			return err
+		}
+		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
+	}
 	if err := saveExportState(ex.ix.Dir(), &s, marker); err != nil {
 		return err
 	}
@@ -198,14 +222,23 @@ type incremental struct {
 	// every shard that may have changed is re-encoded).
 	preread           map[termKey]fieldTerm
 	checked, nChanged int
+	// verified holds the cache keys of the terms a changed record holds
+	// or held whose postings did not change (found so by probing bleve
+	// for the changed records' postings alone): the cache gives them.
+	verified map[string]bool
+}
+
+// termReader reads a term's postings from bleve (read), or its document
+// frequency and its postings of some docs alone (probe: freq 0 where a
+// doc has none).
+type termReader interface {
+	read(field int, raw, term string) (fieldTerm, error)
+	probe(field int, raw string, docs []uint32) (uint64, []posting, error)
 }
 
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
-//
-// read reads a term's postings from bleve.
-func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm,
-	read func(field int, raw, term string) (fieldTerm, error)) (*incremental, error) {
+func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm, read termReader) (*incremental, error) {
 	inc := ex.newIncremental(opts, next, ids)
 	if inc == nil {
 		return nil, nil
@@ -218,6 +251,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	}
 	if ok {
 		inc.markChanged(fields, changedTerms, preread)
+		inc.cache.verified = inc.verified
 	} else {
 		inc.markAll(fields, ex.ch.Terms)
 	}
@@ -303,7 +337,7 @@ func (inc *incremental) markChanged(fields [][]dictTerm, changed []changedTerm, 
 	for _, k := range changed {
 		inc.mark(fields, k.field, k.term, k.moves)
 	}
-	inc.checked, inc.nChanged = len(preread), len(changed)
+	inc.nChanged = len(changed)
 	// What the checks read, and the cache files they loaded, for shards
 	// that are kept is not needed again (a run that goes on into such a
 	// shard reads its terms again): let it go; at half a million records
@@ -388,7 +422,7 @@ type changedTerm struct {
 // missing or damaged, or a term's valid-UTF-8 form is shared: the caller
 // then marks every shard that may have changed.
 func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]bool,
-	read func(field int, raw, term string) (fieldTerm, error)) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
+	read termReader) (changed []changedTerm, got map[termKey]fieldTerm, ok bool, err error) {
 	cands, ok := inc.candidates(fresh)
 	if !ok {
 		return nil, nil, false, nil
@@ -397,8 +431,15 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 	if !ok {
 		return nil, nil, false, nil
 	}
-	readChecks(checks, read)
+	readChecks(checks, read, inc.changed)
 	changed, got, err = judge(checks)
+	inc.checked = len(checks)
+	inc.verified = map[string]bool{}
+	for i := range checks {
+		if ck := &checks[i]; ck.same {
+			inc.verified[cacheKey(ck.field, ck.term)] = true
+		}
+	}
 	return changed, got, err == nil, err
 }
 
@@ -424,7 +465,7 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 			if ft.df == dupDF {
 				return nil, false
 			}
-			if holdsAny(ft.posts, inc.changed) && !fresh[ft.field][ft.term] {
+			if !fresh[ft.field][ft.term] && ft.holdsAny(inc.changed) {
 				cands = append(cands, termKey{ft.field, ft.term})
 			}
 		}
@@ -442,11 +483,12 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 // and postings now.
 type termCheck struct {
 	termKey
-	raw string // "": gone from the dictionary
-	old fieldTerm
-	had bool
-	cur fieldTerm
-	err error
+	raw  string // "": gone from the dictionary
+	old  fieldTerm
+	had  bool
+	same bool // probed: the same postings as old (cur not read)
+	cur  fieldTerm
+	err  error
 }
 
 // checksOf returns the checks of the candidate terms; ok is false when a
@@ -461,7 +503,7 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 		}
 		ck := termCheck{termKey: k}
 		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
-		if ck.had && ck.old.df == dupDF {
+		if ck.had && (ck.old.df == dupDF || ck.old.decode() != nil) {
 			return nil, false
 		}
 		dict := fields[k.field]
@@ -477,8 +519,11 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 	return checks, true
 }
 
-// readChecks reads the terms' postings now, on every core.
-func readChecks(checks []termCheck, read func(field int, raw, term string) (fieldTerm, error)) {
+// readChecks reads the terms' postings now, on every core. A term the
+// cache had is probed first: when its document frequency and its
+// postings of the changed docs are as they were, its postings are (no
+// other record was indexed again), and it is not read.
+func readChecks(checks []termCheck, read termReader, changed []uint32) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -486,13 +531,36 @@ func readChecks(checks []termCheck, read func(field int, raw, term string) (fiel
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
-				if ck := &checks[i]; ck.raw != "" {
-					ck.cur, ck.err = read(ck.field, ck.raw, ck.term)
+				ck := &checks[i]
+				if ck.raw == "" {
+					continue
 				}
+				if ck.had {
+					df, ps, err := read.probe(ck.field, ck.raw, changed)
+					if ck.same = err == nil && df == ck.old.df && sameAt(&ck.old, changed, ps); ck.same {
+						continue
+					}
+				}
+				ck.cur, ck.err = read.read(ck.field, ck.raw, ck.term)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// sameAt reports whether ft's postings of docs (sorted) are ps (freq 0:
+// none).
+func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
+	for i, d := range docs {
+		j, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) })
+		switch {
+		case !found && ps[i].freq != 0, found && ps[i].freq == 0:
+			return false
+		case found && (ft.posts[j].freq != ps[i].freq || math.Float32bits(ft.posts[j].norm) != math.Float32bits(ps[i].norm)):
+			return false
+		}
+	}
+	return true
 }
 
 // judge returns the terms whose postings changed, and the postings read
@@ -503,6 +571,9 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 		ck := &checks[i]
 		if ck.err != nil {
 			return nil, nil, ck.err
+		}
+		if ck.same {
+			continue
 		}
 		if ck.raw == "" {
 			// gone from the dictionary

@@ -47,12 +47,14 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		func(r *record.Record) {
 			r.Solutions = append(append([]string(nil), r.Solutions...), "Retry with exponential backoff.")
 		},
+		// a new messagePattern: a new program, new words (pattern keys)
+		func(r *record.Record) { r.MessagePattern = `zymurgy overflow in (\w+) after \d+ retries` },
 	}
 	const messageEdit = 3
 	var rounds []func(recs []record.Record)
 	for round := 0; round < 4; round++ {
 		rounds = append(rounds, func(recs []record.Record) {
-			// edit 1 + round records
+			// edit 1 + round records (round 3 with the pattern edit)
 			for k := 0; k <= round; k++ {
 				i, e := (round*977+k*313)%len(recs), (round+k)%len(edits)
 				for e == messageEdit && !number.MatchString(recs[i].ErrorMessage) {
@@ -65,11 +67,50 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		stats := checkIncremental(t, genRecords(3000, 11), Options{Pattern: pattern.Compile}, rounds, nil)
 		requireCached(t, stats)
+		// Prefix lists none of whose terms changed are taken prepared
+		// from the term cache in some round (each re-encodes shards that
+		// hold lists), and the comparison checks them.
+		lists := 0
+		for _, st := range stats {
+			lists += st.CachedLists
+		}
+		if lists == 0 {
+			t.Error("no prefix list was taken prepared from the term cache: the comparison does not check it")
+		}
 		// Round 0 edits a documentation (filters kept), round 2 adds a
 		// tag (a filter value: the filter files are made again).
 		if !stats[0].FiltersKept || stats[2].FiltersKept {
 			t.Errorf("filter files kept, round by round: %v %v; want kept in round 0, not in round 2", stats[0].FiltersKept, stats[2].FiltersKept)
 		}
+		// Rounds 0-2 change no messagePattern (round 2 changes a
+		// message's values): the pattern files and keys are kept; round
+		// 3 changes one: its pattern file and the keys are written.
+		for round, st := range stats {
+			m, k := st.FilesByKind["m"], st.FilesByKind["k"]
+			if changes := round == 3; changes != (m > 0 && k > 0) || !changes && m+k > 0 {
+				t.Errorf("round %d: %d pattern files and %d pattern keys files written; want them written only in round 3 (a messagePattern changed)", round, m, k)
+			}
+		}
+	})
+	// With pattern files of 512 records, the round that changes a pattern
+	// keeps most of them, and takes their words (for the pattern keys)
+	// from the previous export's; without those (none saved) it finds
+	// them again.
+	small := Options{Pattern: pattern.Compile, PatternsPerFile: 512}
+	t.Run("small pattern files", func(t *testing.T) {
+		stats := checkIncremental(t, genRecords(3000, 11), small, rounds, nil)
+		if kept, n := stats[3].Kept, stats[3].FilesByKind["m"]; n == 0 || n >= 4 || kept == 0 {
+			t.Errorf("round 3 wrote %d of 6 pattern files: want the changed ones alone", n)
+		}
+	})
+	t.Run("no pattern words", func(t *testing.T) {
+		noWords := func(ex *Exporter) {
+			ex.pending.patWords = nil
+			if _, err := os.Stat(filepath.Join(ex.ix.Dir(), patWordsFile)); !os.IsNotExist(err) {
+				t.Fatalf("a pattern words file is there (%v): the export does not do without it", err)
+			}
+		}
+		checkIncremental(t, genRecords(3000, 11), small, rounds, noWords)
 	})
 	// Small shards: many runs begin inside a prefix range, and lists
 	// often sit shards away from where their range begins.
@@ -121,11 +162,14 @@ func TestExportAfterRenumbering(t *testing.T) {
 func requireCached(t *testing.T, stats []Stats) {
 	t.Helper()
 	for round, st := range stats {
-		if st.CachedTerms == 0 {
-			t.Errorf("round %d: no term came from the term cache: the comparison does not check it", round)
+		if st.CachedTerms == 0 || st.CachedEntries == 0 {
+			t.Errorf("round %d: %d terms came from the term cache, %d entries prepared: the comparison does not check it", round, st.CachedTerms, st.CachedEntries)
 		}
 		if st.CheckedTerms == 0 || st.ChangedTerms == 0 || st.ChangedTerms >= st.CheckedTerms {
 			t.Errorf("round %d: %d of the changed records' %d terms changed; want some, not all (each edit changes one field)", round, st.ChangedTerms, st.CheckedTerms)
+		}
+		if st.ProbedTerms == 0 {
+			t.Errorf("round %d: no term was found unchanged by probing: the comparison does not check it", round)
 		}
 	}
 }
@@ -262,8 +306,8 @@ func checkIncremental(t *testing.T, recs []record.Record, opts Options, rounds [
 		if len(diff) > 0 {
 			t.Fatalf("round %d: incremental export differs from a whole one in %d files: %v", round, len(diff), diff)
 		}
-		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d of %d terms of the changed records changed, %d terms from the term cache, filters kept: %t",
-			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.ChangedTerms, st.CheckedTerms, st.CachedTerms, st.FiltersKept)
+		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d of %d terms of the changed records changed, %d terms from the term cache (%d entries, %d prefix lists prepared), filters kept: %t",
+			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.ChangedTerms, st.CheckedTerms, st.CachedTerms, st.CachedEntries, st.CachedLists, st.FiltersKept)
 		stats = append(stats, st)
 		// Same numbering: the id index is kept, not written again.
 		if n := st.FilesByKind["i"]; st.Incremental && n != 0 {

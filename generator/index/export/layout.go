@@ -52,7 +52,7 @@ type shardWriter struct {
 
 	shards []shardOut
 	// vlists wait here for the entry of their first term.
-	vlists map[string][]*vlist
+	vlists map[string][]*preparedList
 	// needBefore, when set, says which prefix ranges that begin before a
 	// run starting mid-dictionary the run must build (nil: all).
 	needBefore func(prefixRange) bool
@@ -67,7 +67,7 @@ type shardOut struct {
 	First string   // its first term
 	Hash  string   // content hash: the file is d/<Hash>.js
 	Files []string // every file it wrote (site paths): d, p
-	Docs  []uint64 // bitset of the doc numbers with a posting in it
+	Docs  []byte   // the doc numbers with a posting in it (encodeDocSet)
 	Lists []string // listKey of the prefix lists it holds
 }
 
@@ -78,11 +78,11 @@ func listKey(prefix string, field int) string {
 
 // has reports whether doc has a posting in the shard.
 func (s *shardOut) has(doc uint32) bool {
-	return int(doc/64) < len(s.Docs) && s.Docs[doc/64]&(1<<(doc%64)) != 0
+	return docSetHas(s.Docs, doc)
 }
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
-	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*vlist{}}
+	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*preparedList{}}
 }
 
 // pendingLists reports whether a prefix list whose first term is at or
@@ -257,7 +257,7 @@ func (l *shardWriter) flushShard() error {
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
-	out.Docs = l.docs
+	out.Docs = encodeDocSet(l.docs)
 	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 
@@ -278,23 +278,28 @@ func (l *shardWriter) boundary() bool {
 // term's postings alone: its impact head and its long lists' tail blocks,
 // encoded. The postings readers prepare terms beside one another
 // (readGroup); the layout, which places them in files, is one goroutine,
-// and was most of an export's time when it encoded them too.
+// and was most of an export's time when it encoded them too. It holds no
+// file position, so the term cache keeps it (appendPrepared) for an
+// incremental export to take again.
 type preparedTerm struct {
-	long      []int // indexes into the group of its long lists
-	head      *termHead
-	headEnc   cvWriter
-	nTail     []int            // by group index: postings left after the head
-	blocks    [][]encodedBlock // by group index: a long list's tail blocks
-	fallbacks int              // norms written as raw bits
-	cached    []byte           // the group's postings in the term cache's form
+	long []int // indexes into the group of its long lists
+	// the impact head, if hasHead: its first and last documents, its
+	// count, its largest impact in each long list (freq 0: none), encoded
+	hasHead             bool
+	headFirst, headLast uint32
+	headCount           int
+	headBest            []posting
+	headEnc             cvWriter
+	nTail               []int            // by group index: postings left after the head
+	blocks              [][]encodedBlock // by group index: a long list's tail blocks
+	fallbacks           int              // norms written as raw bits
+	cached              []byte           // the entry in the term cache's form
 }
 
-// prepareTerm prepares a term's group (fields ascending) for addTerm.
+// prepareTerm prepares a term's group (fields ascending, postings
+// decoded) for addTerm.
 func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm {
 	pt := &preparedTerm{nTail: make([]int, len(group)), blocks: make([][]encodedBlock, len(group))}
-	for i := range group {
-		pt.cached = appendCachedTerm(pt.cached, &group[i])
-	}
 	// The term's long lists (more than InlineMax postings) share one
 	// impact head: the HeadSize documents of largest weight over all of
 	// them (termHead), each with its postings in every one of those
@@ -312,8 +317,15 @@ func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm
 		tails[i] = group[i].posts
 	}
 	if len(pt.long) > 0 && total >= opts.HeadMin {
-		pt.head, tails = termHeadOf(group, pt.long, docCount, opts.HeadSize)
-		pt.fallbacks += pt.head.encode(&pt.headEnc)
+		var head *termHead
+		head, tails = termHeadOf(group, pt.long, docCount, opts.HeadSize)
+		pt.fallbacks += head.encode(&pt.headEnc)
+		pt.hasHead, pt.headCount = true, len(head.docs)
+		pt.headFirst, pt.headLast = head.docs[0], head.docs[len(head.docs)-1]
+		for j := range pt.long {
+			best, _ := head.best(j)
+			pt.headBest = append(pt.headBest, best)
+		}
 	}
 	bs := opts.BlockSize
 	for _, i := range pt.long {
@@ -323,9 +335,11 @@ func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm
 			blk := posts[lo:min(lo+bs, len(posts))]
 			var enc cvWriter
 			pt.fallbacks += enc.putPostings(blk, blk[0].doc)
-			pt.blocks[i] = append(pt.blocks[i], encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), tfMax(bestImpact(blk))})
+			best := bestImpact(blk)
+			pt.blocks[i] = append(pt.blocks[i], encodedBlock{enc: enc, first: blk[0].doc, last: blk[len(blk)-1].doc, count: len(blk), putMax: tfMax(best), max: best})
 		}
 	}
+	pt.cached = appendCachedEntry(nil, group, pt)
 	return pt
 }
 
@@ -342,16 +356,25 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 			return err
 		}
 	}
+	for i := range group {
+		// postings from the term cache are decoded where they are written
+		// (inline) or to prepare the term
+		if ft := &group[i]; pt == nil || ft.count() <= opts.InlineMax {
+			if err := ft.decode(); err != nil {
+				return err
+			}
+		}
+	}
 	if pt == nil {
 		pt = prepareTerm(group, opts, l.docCount)
 	}
 	if l.cacheDir != "" {
 		l.cacheBuf = append(l.cacheBuf, pt.cached...)
 	}
-	for _, ft := range group {
-		st.Postings += len(ft.posts)
-		for _, p := range ft.posts {
-			l.mark(p.doc)
+	for i := range group {
+		st.Postings += group[i].count()
+		if err := group[i].eachDoc(func(doc uint32) bool { l.mark(doc); return true }); err != nil {
+			return err
 		}
 	}
 	st.NormFallbacks += pt.fallbacks
@@ -382,8 +405,7 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 // file starts (unless the current one is less than half full), and its
 // descriptor into the dictionary entry.
 func (l *shardWriter) putHead(pt *preparedTerm) error {
-	head := pt.head
-	if head == nil {
+	if !pt.hasHead {
 		l.enc.put(0)
 		return nil
 	}
@@ -395,9 +417,9 @@ func (l *shardWriter) putHead(pt *preparedTerm) error {
 	l.enc.put(1)
 	l.enc.put(uint64(ps.idx))
 	l.enc.put(uint64(ps.w.len()))
-	l.enc.put(uint64(head.docs[0]))
-	l.enc.put(uint64(head.docs[len(head.docs)-1] - head.docs[0]))
-	l.enc.put(uint64(len(head.docs)))
+	l.enc.put(uint64(pt.headFirst))
+	l.enc.put(uint64(pt.headLast - pt.headFirst))
+	l.enc.put(uint64(pt.headCount))
 	l.enc.put(uint64(enc.len()))
 	ps.w.b = append(ps.w.b, enc.b...)
 	return nil
@@ -406,22 +428,22 @@ func (l *shardWriter) putHead(pt *preparedTerm) error {
 // putFieldLists writes each field's postings of the term: inline when
 // short, else as tail blocks in postings files.
 func (l *shardWriter) putFieldLists(group []fieldTerm, pt *preparedTerm) error {
-	opts, head := l.opts, pt.head
+	opts := l.opts
 	j := 0 // long list number: bit j of a head document's field mask
 	for i, ft := range group {
 		l.enc.put(uint64(ft.field))
 		l.enc.put(ft.df)
-		l.enc.put(uint64(len(ft.posts)))
-		if len(ft.posts) <= opts.InlineMax {
+		l.enc.put(uint64(ft.count()))
+		if ft.count() <= opts.InlineMax {
 			l.st.NormFallbacks += l.enc.putPostings(ft.posts, 0)
 			continue
 		}
 		var hmax func(*cvWriter)
-		if head != nil {
+		if pt.hasHead {
 			// the list's largest impact in the head; cv(0) (no freq is
 			// 0) when no head document has the term in this field
 			hmax = func(w *cvWriter) { w.put(0) }
-			if best, ok := head.best(j); ok {
+			if best := pt.headBest[j]; best.freq != 0 {
 				hmax = tfMax(best)
 			}
 			j++
@@ -442,7 +464,7 @@ func (l *shardWriter) putFieldLists(group []fieldTerm, pt *preparedTerm) error {
 func (l *shardWriter) putPrefixLists(term string) (int, error) {
 	vls := l.vlists[term]
 	delete(l.vlists, term)
-	slices.SortFunc(vls, func(a, b *vlist) int {
+	slices.SortFunc(vls, func(a, b *preparedList) int {
 		if c := strings.Compare(a.prefix, b.prefix); c != 0 {
 			return c
 		}
@@ -459,9 +481,12 @@ func (l *shardWriter) putPrefixLists(term string) (int, error) {
 		b0 := xw.len()
 		xw.put(uint64(vl.field))
 		xw.put(uint64(vl.nTerms))
-		xw.put(uint64(len(vl.posts)))
+		xw.put(uint64(vl.nPosts))
 		if err := l.writeVirtual(vl, xw); err != nil {
 			return 0, err
+		}
+		if l.cacheDir != "" {
+			l.cacheBuf = append(l.cacheBuf, vl.cached...)
 		}
 		added += xw.len() - b0
 	}
@@ -632,30 +657,22 @@ func (h *termHead) encode(w *cvWriter) int {
 // its postings carry the matched expansion terms, its maxima are float32
 // upper bounds of the list's per-doc value (see FORMAT.md). A list of
 // bigPrefix postings or more goes to the prefix postings files.
-func (l *shardWriter) writeVirtual(vl *vlist, xw *cvWriter) error {
-	opts, st := l.opts, l.st
-	item := "\x01" + vl.prefix + "\x00" + index.Fields[vl.field].Name
-	posts := vl.posts
-	for _, p := range posts {
-		l.mark(p.doc)
+func (l *shardWriter) writeVirtual(pl *preparedList, xw *cvWriter) error {
+	if err := pl.eachDoc(l.mark); err != nil {
+		return err
 	}
-	var head []vposting
-	if len(posts) >= opts.HeadMin {
-		head, posts = splitVHead(posts, opts.HeadSize)
-	}
-	var hb *encodedBlock
-	if head != nil {
-		enc, best := encodeVBlock(head, st)
-		hb = &encodedBlock{enc, head[0].doc, head[len(head)-1].doc, len(head), vmax(best)}
-	}
+	l.st.NormFallbacks += pl.fallbacks
+	item := "\x01" + pl.prefix + "\x00" + index.Fields[pl.field].Name
 	k := termStream
-	if len(vl.posts) >= bigPrefix {
+	if pl.nPosts >= bigPrefix {
 		k = prefixStream
 	}
-	return l.putList(xw, k, true, item, len(posts), hb, nil, func(lo, hi int) encodedBlock {
-		blk := posts[lo:hi]
-		enc, best := encodeVBlock(blk, st)
-		return encodedBlock{enc, blk[0].doc, blk[len(blk)-1].doc, len(blk), vmax(best)}
+	nTail := pl.nPosts
+	if pl.head != nil {
+		nTail -= pl.head.count
+	}
+	return l.putList(xw, k, true, item, nTail, pl.head, nil, func(lo, hi int) encodedBlock {
+		return pl.blocks[lo/l.opts.BlockSize]
 	})
 }
 
@@ -672,6 +689,8 @@ type encodedBlock struct {
 	first, last uint32
 	count       int
 	putMax      func(*cvWriter)
+	max         posting // a term's block: its posting of largest impact
+	maxBits     uint32  // a prefix list's block: its maximum (vmax)
 }
 
 // putList writes a long list's postings (FORMAT.md, "Dictionary entry")

@@ -1,6 +1,8 @@
 package export
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -17,21 +19,27 @@ import (
 func (x *exportRun) compilePatterns() error {
 	opts, inc, next, n := x.opts, x.inc, x.next, len(x.docs)
 	x.rKeep = inc.keepFiles(opts.DocsPerFile, n, func(f int) string { return inc.prev.rFile(opts.Dir, f) }, x.st)
+	pstart := time.Now()
+	defer func() { x.st.PatternTime = time.Since(pstart) }()
+	if kept, err := x.keepPatterns(); kept || err != nil {
+		return err
+	}
 	mInc := inc
 	if opts.Pattern == nil {
 		mInc = nil // no pattern files, then or now (Options says so)
 	}
 	x.mKeep = mInc.keepFiles(opts.PatternsPerFile, n, func(f int) string { return inc.prev.mFile(opts.Dir, f) }, x.st)
 	next.Unusable = make([]uint64, (n+63)/64)
-	pstart := time.Now()
 	x.patterns = make([]json.RawMessage, n)
 	if opts.Pattern != nil {
+		next.PatSums = make([]byte, 8*n)
 		memo := map[string]json.RawMessage{}
 		for i := range x.docs {
 			if x.mKeep[i/opts.PatternsPerFile] {
 				if inc.prev.unusable(i) {
 					next.Unusable[i/64] |= 1 << (i % 64)
 				}
+				binary.LittleEndian.PutUint64(next.PatSums[8*i:], inc.prev.patSum(i))
 				continue
 			}
 			d, err := x.data(i)
@@ -39,6 +47,7 @@ func (x *exportRun) compilePatterns() error {
 				return err
 			}
 			expr := d.Pattern
+			binary.LittleEndian.PutUint64(next.PatSums[8*i:], patternSum(expr))
 			if expr == "" {
 				continue // no pattern: nothing to match, nothing unusable
 			}
@@ -59,11 +68,80 @@ func (x *exportRun) compilePatterns() error {
 			x.st.PatternErrors += bits.OnesCount64(u)
 		}
 	}
-	if err := x.writePatternKeys(); err != nil {
-		return err
+	return x.writePatternKeys()
+}
+
+// patternSum fingerprints a messagePattern: what its program and words
+// were made from.
+func patternSum(expr string) uint64 {
+	h := sha256.Sum256([]byte(expr))
+	return binary.LittleEndian.Uint64(h[:8])
+}
+
+func (s *exportState) patSum(doc int) uint64 {
+	if 8*doc+8 <= len(s.PatSums) {
+		return binary.LittleEndian.Uint64(s.PatSums[8*doc:])
 	}
-	x.st.PatternTime = time.Since(pstart)
-	return nil
+	return 0
+}
+
+// keepPatterns keeps every pattern file and pattern keys file of the
+// previous export, and what the state says of them, when none of the
+// changed records' messagePatterns changed: the programs, the unusable
+// ones and the words, hence the keys, are then those of the previous
+// export (the numbering is too, or the export is whole). It reports
+// whether it kept them; a file missing from the published site makes
+// them written again.
+func (x *exportRun) keepPatterns() (bool, error) {
+	opts, inc, next, n := x.opts, x.inc, x.next, len(x.docs)
+	if inc == nil || opts.Pattern == nil {
+		return false, nil
+	}
+	prev := inc.prev
+	nFiles := (n + opts.PatternsPerFile - 1) / opts.PatternsPerFile
+	if len(prev.PatSums) != 8*n || len(prev.MHashes) != nFiles || len(prev.KFirst) != len(prev.KHashes) {
+		return false, nil
+	}
+	for _, d := range inc.changed {
+		data, err := x.data(int(d))
+		if err != nil {
+			return false, err
+		}
+		if patternSum(data.Pattern) != prev.patSum(int(d)) {
+			return false, nil
+		}
+	}
+	var files []string
+	for f := range prev.MHashes {
+		files = append(files, prev.mFile(opts.Dir, f))
+	}
+	for i, h := range prev.KHashes {
+		files = append(files, fmt.Sprintf("%s/k/%04d.%s.js", opts.Dir, i, h))
+	}
+	for _, rel := range files {
+		if !opts.Has(rel) {
+			return false, nil
+		}
+	}
+	for _, rel := range files {
+		if err := x.w.keep(rel, opts.Keep); err != nil {
+			return false, err
+		}
+	}
+	x.mKeep = make([]bool, nFiles)
+	for f := range x.mKeep {
+		x.mKeep[f] = true
+	}
+	next.Unusable, next.PatWordsKey, next.PatSums = prev.Unusable, prev.PatWordsKey, prev.PatSums
+	next.KFirst, next.KHashes = prev.KFirst, prev.KHashes
+	for _, u := range next.Unusable {
+		x.st.PatternErrors += bits.OnesCount64(u)
+	}
+	x.kFirst = prev.KFirst
+	for i, h := range prev.KHashes {
+		x.names[fmt.Sprintf("k/%04d", i)] = h
+	}
+	return true, nil
 }
 
 // writePatternKeys writes the pattern keys (patternkeys.go): the words of
@@ -74,30 +152,40 @@ func (x *exportRun) writePatternKeys() error {
 	if opts.Pattern == nil {
 		return nil
 	}
-	next.PatWords = make([][]string, len(x.docs))
+	words := make([][]string, len(x.docs))
 	pk := newPatternKeys(x.ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
+	var prevWords [][]string // of the previous export, read at the first kept file
+	tried := false
 	for i := range x.docs {
 		if next.Unusable[i/64]&(1<<(i%64)) != 0 {
 			continue
 		}
-		if x.mKeep[i/opts.PatternsPerFile] {
-			if i < len(inc.prev.PatWords) {
-				next.PatWords[i] = inc.prev.PatWords[i]
-			}
-		} else if x.patterns[i] != nil {
+		kept := x.mKeep[i/opts.PatternsPerFile]
+		if kept && !tried {
+			prevWords, tried = loadPatWords(x.ex.ix.Dir(), inc.prev.PatWordsKey, len(x.docs)), true
+		}
+		switch {
+		case kept && len(prevWords) > 0:
+			words[i] = prevWords[i]
+		case kept || x.patterns[i] != nil:
+			// (a kept file's patterns are usable or empty, as they were)
 			d, err := x.data(i)
 			if err != nil {
 				return err
 			}
-			next.PatWords[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			if d.Pattern != "" {
+				words[i] = pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			}
 		}
-		pk.add(i, next.PatWords[i])
+		pk.add(i, words[i])
 	}
+	next.patWords = words
 	kFirst, kHash, err := pk.write(x.w, opts.KeyFileBytes)
 	if err != nil {
 		return err
 	}
 	x.kFirst = kFirst
+	next.KFirst, next.KHashes = kFirst, kHash
 	for i, h := range kHash {
 		x.names[fmt.Sprintf("k/%04d", i)] = h
 	}

@@ -17,8 +17,8 @@ func (x *exportRun) writeShards() error {
 	ranges := prefixRanges(fields)
 	x.st.ReadTime = time.Since(x.start)
 	st, next := x.st, x.next
-	pr := &postingsReader{r: x.r, nums: x.docNum, opts: x.opts}
-	inc, err := x.ex.planIncremental(x.opts, next, x.ids, fields, pr.readBleve)
+	pr := &postingsReader{r: x.r, nums: x.docNum, docs: x.docs, opts: x.opts}
+	inc, err := x.ex.planIncremental(x.opts, next, x.ids, fields, bleveReader{pr})
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (x *exportRun) writeShards() error {
 	st.Incremental = inc != nil
 	if inc != nil {
 		pr.cache, pr.preread = inc.cache, inc.preread
-		st.CheckedTerms, st.ChangedTerms = inc.checked, inc.nChanged
+		st.CheckedTerms, st.ChangedTerms, st.ProbedTerms = inc.checked, inc.nChanged, len(inc.verified)
 	}
 	shardStart := time.Now()
 	if inc != nil {
@@ -45,6 +45,8 @@ func (x *exportRun) writeShards() error {
 	st.ShardTime = time.Since(shardStart)
 	if pr.cache != nil {
 		st.CachedTerms = int(pr.cache.hits.Load())
+		st.CachedEntries = int(pr.cache.prepHits.Load())
+		st.CachedLists = int(pr.cache.listHits.Load())
 	}
 	for _, sh := range next.Shards {
 		x.shardFirst = append(x.shardFirst, sh.First)

@@ -110,7 +110,7 @@ type termGroup struct {
 
 	fts  []fieldTerm // read: fields with live postings
 	pre  *preparedTerm
-	vls  []*vlist // read: prefix lists built from ranges
+	vls  []*preparedList // read: prefix lists built from ranges
 	err  error
 	done chan struct{}
 }
@@ -244,6 +244,7 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 type postingsReader struct {
 	r     bindex.IndexReader
 	nums  *docNumbers
+	docs  []docRef   // by doc number (probe)
 	cache *termCache // unchanged terms of the previous export (nil: none)
 	opts  Options    // to prepare terms (prepareTerm); BlockSize 0: not prepared
 	// preread holds terms read already (incremental.changedTerms), each
@@ -267,6 +268,42 @@ func (pr *postingsReader) read(field int, raw, term string) (fieldTerm, error) {
 		return ft, nil
 	}
 	return pr.readBleve(field, raw, term)
+}
+
+// bleveReader reads terms from bleve alone (for incremental.changedTerms).
+type bleveReader struct{ *postingsReader }
+
+func (b bleveReader) read(field int, raw, term string) (fieldTerm, error) {
+	return b.readBleve(field, raw, term)
+}
+
+// probe returns a term's document frequency as bleve counts it and its
+// postings of docs (sorted doc numbers; freq 0: none), advancing its
+// reader to each doc rather than reading the whole list.
+func (pr *postingsReader) probe(field int, raw string, docs []uint32) (uint64, []posting, error) {
+	tfr, err := pr.r.TermFieldReader(context.Background(), []byte(raw), index.Fields[field].Name, true, true, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer tfr.Close()
+	order := make([]int, len(docs)) // docs by internal id
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return pr.docs[docs[a]].internal.Compare(pr.docs[docs[b]].internal) })
+	out := make([]posting, len(docs))
+	var tfd bindex.TermFieldDoc
+	for _, i := range order {
+		id := pr.docs[docs[i]].internal
+		d, err := tfr.Advance(id, &tfd)
+		if err != nil {
+			return 0, nil, err
+		}
+		if d != nil && d.ID.Equals(id) {
+			out[i] = posting{doc: docs[i], freq: uint32(d.Freq), norm: float32(d.Norm)}
+		}
+	}
+	return tfr.Count(), out, nil
 }
 
 // readBleve reads a term's postings from bleve.
@@ -356,6 +393,11 @@ func cmpPosting(a, b posting) int {
 	return 0
 }
 
+type fieldRaw struct {
+	field int
+	raw   string
+}
+
 // readGroup reads a group's postings and builds the prefix lists of the
 // ranges it starts.
 //
@@ -364,59 +406,105 @@ func cmpPosting(a, b posting) int {
 // only wait for earlier groups, so no two wait for each other; whatever
 // happens, finish releases the waiters (see readAhead).
 func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
-	type fieldRaw struct {
-		field int
-		raw   string
+	reads := make([]fieldTerm, len(g.fields))
+	for k, fi := range g.fields {
+		ok := false
+		if rr := g.from[k]; rr != nil {
+			reads[k], ok = rr.take(g.raws[k])
+		}
+		if !ok {
+			var err error
+			if reads[k], err = pr.read(fi, g.raws[k], g.term); err != nil {
+				return err
+			}
+		}
+	}
+	live := func() {
+		g.fts = g.fts[:0]
+		for _, ft := range reads {
+			if ft.count() > 0 {
+				g.fts = append(g.fts, ft)
+			}
+		}
+	}
+	live()
+	if len(g.fts) > 0 && pr.opts.BlockSize > 0 {
+		// An entry none of whose postings changed is taken as the
+		// previous export prepared it; only its inline postings are
+		// decoded (addTerm writes them).
+		g.pre = pr.cache.prepared(g.fts)
+		for k := range reads {
+			if g.pre == nil || reads[k].count() <= pr.opts.InlineMax {
+				if err := reads[k].decode(); err != nil {
+					return err
+				}
+			}
+		}
+		live()
+		if g.pre == nil {
+			g.pre = prepareTerm(g.fts, pr.opts, docCount)
+		}
 	}
 	var own map[fieldRaw]fieldTerm // this group's reads, when it starts ranges
 	if len(g.ranges) > 0 {
 		own = map[fieldRaw]fieldTerm{}
-	}
-	for k, fi := range g.fields {
-		var ft fieldTerm
-		ok := false
-		if rr := g.from[k]; rr != nil {
-			ft, ok = rr.take(g.raws[k])
+		for k, fi := range g.fields {
+			own[fieldRaw{fi, g.raws[k]}] = reads[k]
 		}
-		if !ok {
-			var err error
-			if ft, err = pr.read(fi, g.raws[k], g.term); err != nil {
-				return err
-			}
-		}
-		if own != nil {
-			own[fieldRaw{fi, g.raws[k]}] = ft
-		}
-		if len(ft.posts) > 0 {
-			g.fts = append(g.fts, ft)
-		}
-	}
-	if len(g.fts) > 0 && pr.opts.BlockSize > 0 {
-		g.pre = prepareTerm(g.fts, pr.opts, docCount)
 	}
 	for i, rg := range g.ranges {
 		rr := g.reads[i]
-		var terms []*fieldTerm
-		for _, t := range rg.terms {
-			ft, mine := own[fieldRaw{rg.field, t.raw}]
-			if !mine {
-				var err error
-				if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
-					return err
-				}
-			}
-			if len(ft.posts) > 0 {
-				terms = append(terms, &ft)
-			}
-			if !mine {
-				rr.put(t.raw, ft)
-			}
-		}
-		if len(terms) >= PrefixListMin {
-			g.vls = append(g.vls, buildVList(rg.prefix, rg.field, terms, docCount))
+		if err := pr.readRange(rg, own, rr, g, docCount); err != nil {
+			return err
 		}
 		// Only now: buildVList reads the postings that the takers own next.
 		rr.finish()
+	}
+	return nil
+}
+
+// readRange reads the terms of a prefix range (those of own read
+// already), hands them to their own groups (rr) and, when the range has
+// enough live terms, adds its prefix list to g: as the previous export
+// prepared it when none of its terms changed, else built.
+func (pr *postingsReader) readRange(rg prefixRange, own map[fieldRaw]fieldTerm, rr *rangeRead, g *termGroup, docCount uint64) error {
+	reads := make([]fieldTerm, len(rg.terms))
+	var live []*fieldTerm
+	fromCache := true
+	for k, t := range rg.terms {
+		ft, mine := own[fieldRaw{rg.field, t.raw}]
+		if !mine {
+			var err error
+			if ft, err = pr.read(rg.field, t.raw, t.term); err != nil {
+				return err
+			}
+		}
+		reads[k] = ft
+		if ft.count() > 0 {
+			live = append(live, &reads[k])
+			fromCache = fromCache && ft.cached != nil
+		}
+	}
+	var pl *preparedList
+	if len(live) >= PrefixListMin {
+		sum := termsSum(live)
+		if fromCache {
+			pl = pr.cache.preparedList(rg.prefix, rg.field, live[0].term, len(live), sum)
+		}
+		if pl == nil {
+			for _, ft := range live {
+				if err := ft.decode(); err != nil {
+					return err
+				}
+			}
+			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount), pr.opts, sum)
+		}
+		g.vls = append(g.vls, pl)
+	}
+	for k, t := range rg.terms {
+		if _, mine := own[fieldRaw{rg.field, t.raw}]; !mine {
+			rr.put(t.raw, reads[k])
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,10 +40,20 @@ import (
 
 const termCacheDir = "terms"
 
-// A term cache file is an internal/cachefile of this kind and version.
+// A term cache file is an internal/cachefile of this kind and version
+// (3: entries grouped as the dictionary's, each with its prepared
+// encoding; postings prefixed by their length).
+//
+// Its body is the shard's dictionary entries in order; per entry:
+// uvarint(fields), then per field uvarint field, term, df, n and the
+// postings as a byte string (appendCachedTerm); then, as a byte string,
+// the entry's prepared encoding (appendPrepared; empty when the entry has
+// no long list). An incremental export re-encoding a shard takes an entry
+// none of whose postings changed as it was prepared, and decodes postings
+// only where it needs them (fieldTerm.decode).
 const (
 	termCacheKind    = "terms"
-	termCacheVersion = 2
+	termCacheVersion = 3
 )
 
 // dupDF marks a cache entry whose (field, term) appears twice in a shard
@@ -50,9 +61,9 @@ const (
 const dupDF = math.MaxUint64
 
 // appendCachedTerm appends a term's postings in the cache file's format:
-// uvarint field, term, df, n; then per posting the doc gap, the frequency
-// and the field length whose norm bleve stored (0 then the float32 bits
-// when no length reproduces it).
+// uvarint field, term, df, n; then the postings as a byte string: per
+// posting the doc gap, the frequency and the field length whose norm
+// bleve stored (0 then the float32 bits when no length reproduces it).
 func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 	if ft.cached != nil {
 		return append(b, ft.cached...)
@@ -62,7 +73,18 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 	b = append(b, ft.term...)
 	b = binary.AppendUvarint(b, ft.df)
 	b = binary.AppendUvarint(b, uint64(len(ft.posts)))
-	prev := uint32(0)
+	size, prev := 0, uint32(0)
+	for _, p := range ft.posts {
+		size += uvarintLen(uint64(p.doc-prev)) + uvarintLen(uint64(p.freq))
+		prev = p.doc
+		if l, ok := normCode32(p.norm); ok {
+			size += uvarintLen(l)
+		} else {
+			size += 5
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(size))
+	prev = 0
 	for _, p := range ft.posts {
 		b = binary.AppendUvarint(b, uint64(p.doc-prev))
 		prev = p.doc
@@ -75,6 +97,120 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 		}
 	}
 	return b
+}
+
+func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
+
+// appendCachedEntry appends a dictionary entry to a cache file's body:
+// its fields' postings and pt, its prepared encoding.
+func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(len(group)))
+	for i := range group {
+		b = appendCachedTerm(b, &group[i])
+	}
+	if len(pt.long) == 0 {
+		return binary.AppendUvarint(b, 0)
+	}
+	n := len(b)
+	b = binary.AppendUvarint(b, 0) // one byte held for the length
+	b = appendPrepared(b, pt)
+	body := len(b) - n - 1
+	if k := uvarintLen(uint64(body)); k > 1 {
+		b = append(b, make([]byte, k-1)...)
+		copy(b[n+k:], b[n+1:n+1+body])
+	}
+	binary.PutUvarint(b[n:], uint64(body))
+	return b
+}
+
+// decode decodes the postings of a term read from the cache, once.
+func (ft *fieldTerm) decode() error {
+	if !ft.undecoded {
+		return nil
+	}
+	r := cachefile.NewReader(ft.raw)
+	posts := make([]posting, ft.n)
+	doc := uint32(0)
+	for i := range posts {
+		doc += uint32(r.Uvarint())
+		freq := r.Uvarint()
+		var norm float32
+		if l := r.Uvarint(); l > 0 {
+			norm = float32(1 / math.Sqrt(float64(l)))
+		} else {
+			norm = math.Float32frombits(r.Uint32())
+		}
+		posts[i] = posting{doc: doc, freq: uint32(freq), norm: norm}
+	}
+	if r.Done() != nil {
+		return errTermCache
+	}
+	ft.posts, ft.raw, ft.undecoded = posts, nil, false
+	return nil
+}
+
+// count is the term's number of postings.
+func (ft *fieldTerm) count() int {
+	if ft.undecoded {
+		return ft.n
+	}
+	return len(ft.posts)
+}
+
+// eachDoc calls fn with the doc number of each posting, in order,
+// decoded or not.
+func (ft *fieldTerm) eachDoc(fn func(doc uint32) bool) error {
+	if !ft.undecoded {
+		for _, p := range ft.posts {
+			if !fn(p.doc) {
+				return nil
+			}
+		}
+		return nil
+	}
+	b, doc := ft.raw, uint32(0)
+	for range ft.n {
+		gap, k := binary.Uvarint(b)
+		if k <= 0 {
+			return errTermCache
+		}
+		doc += uint32(gap)
+		if !fn(doc) {
+			return nil
+		}
+		b = b[k:]
+		_, k = binary.Uvarint(b) // freq
+		if k <= 0 {
+			return errTermCache
+		}
+		b = b[k:]
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l == 0 && len(b) < k+4 {
+			return errTermCache
+		}
+		b = b[k:]
+		if l == 0 {
+			b = b[4:]
+		}
+	}
+	return nil
+}
+
+// holdsAny reports whether the term's postings hold one of docs (sorted),
+// decoded or not; a posting list it cannot read may hold them.
+func (ft *fieldTerm) holdsAny(docs []uint32) bool {
+	if !ft.undecoded {
+		return holdsAny(ft.posts, docs)
+	}
+	held, k := false, 0
+	err := ft.eachDoc(func(doc uint32) bool {
+		for k < len(docs) && docs[k] < doc {
+			k++
+		}
+		held = k < len(docs) && docs[k] == doc
+		return !held && k < len(docs)
+	})
+	return held || err != nil
 }
 
 // writeTermCache writes a shard's cache file, unless one of that name is
@@ -99,46 +235,67 @@ func writeTermCache(dir, hash string, body []byte) error {
 
 var errTermCache = errors.New("index: term cache file damaged")
 
-// readTermCache decodes a shard's cache file: (field, term) → postings.
-func readTermCache(path string) (map[string]fieldTerm, error) {
+// readTermCache reads a shard's cache file: (field, term) → postings,
+// left undecoded, and term → the dictionary entry (cachedEntry).
+func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, error) {
 	body, err := cachefile.ReadFile(path, termCacheKind, termCacheVersion)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := map[string]fieldTerm{}
+	terms, entries := map[string]fieldTerm{}, map[string]cachedEntry{}
 	r := cachefile.NewReader(body)
+	at := func() int { return len(body) - r.Len() }
 	for r.Len() > 0 {
-		entry := r.Len()
-		field := r.Int(len(index.Fields) - 1)
-		term := r.String()
-		df := r.Uvarint()
-		// every posting takes at least a byte
-		ft := fieldTerm{term: term, field: field, df: df, posts: make([]posting, r.Count())}
-		doc := uint32(0)
-		for i := range ft.posts {
-			doc += uint32(r.Uvarint())
-			freq := r.Uvarint()
-			var norm float32
-			if l := r.Uvarint(); l > 0 {
-				norm = float32(1 / math.Sqrt(float64(l)))
-			} else {
-				norm = math.Float32frombits(r.Uint32())
+		start := at()
+		var e cachedEntry
+		term := ""
+		nFields := r.Count()
+		if nFields == 0 {
+			// a prefix list (appendList)
+			pl := readList(r, body, start)
+			if r.Err() != nil {
+				return nil, nil, errTermCache
 			}
-			ft.posts[i] = posting{doc: doc, freq: uint32(freq), norm: norm}
+			entries["\x00"+listKey(pl.prefix, pl.field)] = cachedEntry{list: pl}
+			continue
 		}
+		for range nFields {
+			from := at()
+			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: r.String(), df: r.Uvarint(), undecoded: true}
+			ft.n = r.Count()
+			ft.raw = r.Bytes()
+			if r.Err() != nil {
+				return nil, nil, errTermCache
+			}
+			ft.cached = body[from:at():at()]
+			key := cacheKey(ft.field, ft.term)
+			if _, dup := terms[key]; dup {
+				ft = fieldTerm{df: dupDF}
+			}
+			terms[key] = ft
+			e.fields = append(e.fields, ft.field)
+			term = ft.term
+		}
+		e.prepared = r.Bytes()
 		if r.Err() != nil {
-			return nil, errTermCache
+			return nil, nil, errTermCache
 		}
-		n := entry - r.Len()
-		start := len(body) - entry
-		ft.cached = body[start : start+n : start+n]
-		key := cacheKey(field, term)
-		if _, dup := out[key]; dup {
-			ft = fieldTerm{df: dupDF}
+		e.bytes = body[start:at():at()]
+		if _, dup := entries[term]; dup {
+			e = cachedEntry{}
 		}
-		out[key] = ft
+		entries[term] = e
 	}
-	return out, nil
+	return terms, entries, nil
+}
+
+// cachedEntry is a dictionary entry of a cache file: its fields, its
+// prepared encoding and its bytes in the file.
+type cachedEntry struct {
+	fields   []int
+	prepared []byte
+	bytes    []byte
+	list     *preparedList // a prefix list's entry, under "\x00" + its listKey
 }
 
 func cacheKey(field int, term string) string {
@@ -156,12 +313,21 @@ type termCache struct {
 	mu      sync.Mutex
 	shards  map[int]*cachedShard
 	hits    atomic.Int64
+	// prepHits and listHits count the entries and prefix lists taken
+	// prepared (prepared, preparedList).
+	prepHits, listHits atomic.Int64
+	holder             map[string]int // listKey → the previous shard that held the list
+	// verified: cache keys of terms the changed records hold or held
+	// whose postings are as cached (incremental.verified); set before the
+	// shards are read.
+	verified map[string]bool
 }
 
 type cachedShard struct {
-	once  sync.Once
-	mu    sync.Mutex
-	terms map[string]fieldTerm
+	once    sync.Once
+	mu      sync.Mutex
+	terms   map[string]fieldTerm
+	entries map[string]cachedEntry
 }
 
 // newTermCache makes the cache of an incremental export: prev is the
@@ -169,9 +335,13 @@ type cachedShard struct {
 // fresh the terms those records hold now, per field.
 func newTermCache(dir string, prev []shardOut, changed []uint32, fresh []map[string]bool) *termCache {
 	c := &termCache{dir: dir, changed: changed, fresh: fresh, shards: map[int]*cachedShard{}}
-	for _, sh := range prev {
+	c.holder = map[string]int{}
+	for i, sh := range prev {
 		c.firsts = append(c.firsts, sh.First)
 		c.hashes = append(c.hashes, sh.Hash)
+		for _, k := range sh.Lists {
+			c.holder[k] = i
+		}
 	}
 	return c
 }
@@ -187,7 +357,7 @@ func (c *termCache) shard(k int) *cachedShard {
 	}
 	c.mu.Unlock()
 	cs.once.Do(func() {
-		cs.terms, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
+		cs.terms, cs.entries, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
 	})
 	return cs
 }
@@ -217,11 +387,15 @@ func (c *termCache) shardOf(term string) int {
 // get returns the term's postings when the cache holds them and they
 // cannot have changed. Each is given once (the caller owns the slice).
 func (c *termCache) get(field int, term string) (fieldTerm, bool) {
-	if c == nil || len(c.firsts) == 0 || c.fresh[field][term] {
+	if c == nil || len(c.firsts) == 0 {
+		return fieldTerm{}, false
+	}
+	key := cacheKey(field, term)
+	verified := c.verified[key]
+	if c.fresh[field][term] && !verified {
 		return fieldTerm{}, false
 	}
 	cs := c.shard(c.shardOf(term))
-	key := cacheKey(field, term)
 	cs.mu.Lock()
 	ft, ok := cs.terms[key]
 	delete(cs.terms, key)
@@ -229,11 +403,73 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if !ok || ft.df == dupDF {
 		return fieldTerm{}, false
 	}
-	if holdsAny(ft.posts, c.changed) {
+	if !verified && ft.holdsAny(c.changed) {
 		return fieldTerm{}, false
 	}
 	c.hits.Add(1)
 	return ft, true
+}
+
+// preparedList returns a prefix list as the previous export prepared it,
+// if it did, from the same live terms (by count, first and sum), all from
+// the cache (the caller checks that). The list is in the cache file of
+// the shard that held it.
+func (c *termCache) preparedList(prefix string, field int, first string, nTerms int, sum uint64) *preparedList {
+	if c == nil {
+		return nil
+	}
+	k := listKey(prefix, field)
+	h, ok := c.holder[k]
+	if !ok {
+		return nil
+	}
+	cs := c.shard(h)
+	cs.mu.Lock()
+	e := cs.entries["\x00"+k]
+	delete(cs.entries, "\x00"+k)
+	cs.mu.Unlock()
+	pl := e.list
+	if pl == nil || pl.first != first || pl.nTerms != nTerms || pl.sum != sum {
+		return nil
+	}
+	c.listHits.Add(1)
+	return pl
+}
+
+// prepared returns a dictionary entry as the previous export prepared
+// it, when every one of its fields' postings came from the cache (none
+// changed) and the entry has those fields alone; else nil. Its bytes in
+// the cache file are then those the export writes again.
+func (c *termCache) prepared(group []fieldTerm) *preparedTerm {
+	if c == nil || len(c.firsts) == 0 || len(group) == 0 {
+		return nil
+	}
+	for i := range group {
+		if group[i].cached == nil {
+			return nil
+		}
+	}
+	term := group[0].term
+	cs := c.shard(c.shardOf(term))
+	cs.mu.Lock()
+	e, ok := cs.entries[term]
+	delete(cs.entries, term)
+	cs.mu.Unlock()
+	if !ok || len(e.prepared) == 0 || len(e.fields) != len(group) {
+		return nil
+	}
+	for i, fi := range e.fields {
+		if group[i].field != fi {
+			return nil
+		}
+	}
+	pt, err := readPrepared(e.prepared, len(group))
+	if err != nil {
+		return nil
+	}
+	pt.cached = e.bytes
+	c.prepHits.Add(1)
+	return pt
 }
 
 // holdsAny reports whether postings (in doc order) hold one of docs.
