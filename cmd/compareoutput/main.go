@@ -8,12 +8,13 @@
 //	go run ./cmd/compareoutput -base e3e3a32
 //	go run ./cmd/compareoutput -base /path/to/errdocs -dataset content -dataset /data/g20k
 //
-// It exits 1 when any output differs. The highlighter prints an input as
-// plain text once lexing it overran a time budget, so on a loaded machine
-// two builds can differ in a page's highlighting alone: such files are
-// listed as differing only in highlighting, and -share-highlight has the
-// new binary start from the base binary's highlight cache (a memo of
-// highlighted code: every other cache and output is the new binary's own).
+// It exits 1 when any output differs. Files that differ only in syntax
+// highlighting are listed as such: a base binary from before session 8
+// printed an input as plain text once lexing it overran a time budget (the
+// highlighter's budgets count work now, not time), so on a loaded machine
+// its builds could differ there alone; -share-highlight has the new binary
+// start from the base binary's highlight cache (a memo of highlighted
+// code: every other cache and output is the new binary's own).
 package main
 
 import (
@@ -304,7 +305,7 @@ func report(out io.Writer, label, a, b string) bool {
 	sort.Strings(diffs)
 	fmt.Fprintf(out, "%s: %d differences\n", label, len(diffs))
 	if n := highlightOnly(a, b, diffs); n > 0 {
-		fmt.Fprintf(out, "  (%d of them only in syntax highlighting: the highlighter's time budget on a loaded machine; try -share-highlight)\n", n)
+		fmt.Fprintf(out, "  (%d of them only in syntax highlighting: a base binary's time budget on a loaded machine, or a highlighting change; try -share-highlight)\n", n)
 	}
 	for i, d := range diffs {
 		if i == 20 {
