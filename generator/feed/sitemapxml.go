@@ -15,43 +15,45 @@ import (
 
 // appendURLSet is marshal(urlSet{XMLNS: sitemapNS, URLs: urls}).
 func appendURLSet(b *bytes.Buffer, urls []sitemapURL) {
-	b.WriteString(xml.Header)
-	b.WriteString(`<urlset xmlns="` + sitemapNS + `">`)
-	for _, u := range urls {
-		b.WriteString("\n <url>")
-		element(b, "loc", u.Loc)
-		if u.Lastmod != "" {
-			element(b, "lastmod", u.Lastmod)
-		}
-		b.WriteString("\n </url>")
-	}
-	if len(urls) > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString("</urlset>\n")
+	appendList(b, "urlset", "url", len(urls), func(i int) (string, string) { return urls[i].Loc, urls[i].Lastmod })
 }
 
 // appendSitemapIndex is marshal(sitemapIndex{XMLNS: sitemapNS, Sitemaps: refs}).
 func appendSitemapIndex(b *bytes.Buffer, refs []sitemapRef) {
+	appendList(b, "sitemapindex", "sitemap", len(refs), func(i int) (string, string) { return refs[i].Loc, refs[i].Lastmod })
+}
+
+// appendList writes a document of n items (a loc and an optional lastmod
+// each) inside a root element in the sitemap namespace.
+func appendList(b *bytes.Buffer, root, item string, n int, at func(int) (loc, lastmod string)) {
 	b.WriteString(xml.Header)
-	b.WriteString(`<sitemapindex xmlns="` + sitemapNS + `">`)
-	for _, r := range refs {
-		b.WriteString("\n <sitemap>")
-		element(b, "loc", r.Loc)
-		if r.Lastmod != "" {
-			element(b, "lastmod", r.Lastmod)
+	b.WriteString("<" + root + ` xmlns="` + sitemapNS + `">`)
+	for i := 0; i < n; i++ {
+		loc, lastmod := at(i)
+		tag(b, "\n <", item)
+		element(b, "loc", loc)
+		if lastmod != "" {
+			element(b, "lastmod", lastmod)
 		}
-		b.WriteString("\n </sitemap>")
+		tag(b, "\n </", item)
 	}
-	if len(refs) > 0 {
+	if n > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString("</sitemapindex>\n")
+	b.WriteString("</" + root + ">\n")
 }
 
 // element writes one child element, two spaces in, holding text.
 func element(b *bytes.Buffer, name, text string) {
-	b.WriteString("\n  <" + name + ">")
+	tag(b, "\n  <", name)
 	xml.EscapeText(b, []byte(text)) // a bytes.Buffer's writes do not fail
-	b.WriteString("</" + name + ">")
+	tag(b, "</", name)
+}
+
+// tag writes open, name and ">" (no string built for each of a sitemap's
+// tens of thousands of URLs).
+func tag(b *bytes.Buffer, open, name string) {
+	b.WriteString(open)
+	b.WriteString(name)
+	b.WriteByte('>')
 }
