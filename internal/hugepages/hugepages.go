@@ -1,0 +1,85 @@
+// Package hugepages asks Linux to back the Go heap with transparent huge
+// pages (2 MB) where the kernel leaves that to each program
+// (/sys/kernel/mm/transparent_hugepage/enabled is "madvise", as on many
+// distributions and cloud machines).
+//
+// A build touches hundreds of megabytes of fresh heap. On a virtual
+// machine every first touch of a 4 KB page can trap to the hypervisor;
+// there a rebuild spends about half its CPU time faulting in pages (the
+// figures: BENCHMARKS.md), and a 2 MB page costs one fault for 512 of them.
+// The Go runtime does not ask for huge pages on its own (it did in Go
+// 1.21.0 and stopped: a long-running server's memory grew), so a program
+// that wants them has to: Reserve makes the runtime map a stretch of heap
+// it has not touched, marks that stretch MADV_HUGEPAGE, and gives it back;
+// the heap then grows into it.
+package hugepages
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// modeFile says whether the kernel gives huge pages to every program
+// ("always"), to those that ask ("madvise") or to none ("never").
+const modeFile = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+// Reserve marks up to size bytes of heap, not yet touched, for huge pages
+// and returns how many it marked, on its first call only: 0 when the kernel gives every program
+// huge pages already, gives none, or refuses. It is meant for the start of
+// a program (the stretch is the heap's next size bytes) and costs a garbage
+// collection of the still small heap. Memory is only committed when the
+// heap grows into the stretch; the runtime's scavenger may return parts of
+// it to the kernel while it is unused, as with any free heap memory.
+func Reserve(size int) int {
+	advised := 0
+	once.Do(func() { advised = reserve(size) })
+	return advised
+}
+
+// once keeps Reserve to the first call: a later stretch would be heap
+// the runtime has used and must clear, touching every page of it.
+var once sync.Once
+
+func reserve(size int) int {
+	if size <= 0 || !askOnly() {
+		return 0
+	}
+	stretch := make([]byte, size)
+	advised := 0
+	if region := pageAligned(stretch); len(region) > 0 {
+		if unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
+			advised = len(region)
+		}
+	}
+	runtime.KeepAlive(stretch)
+	stretch = nil
+	runtime.GC() // the stretch free again, for the heap to grow into
+	return advised
+}
+
+// askOnly reports whether the kernel gives huge pages only to memory
+// marked for them.
+func askOnly() bool {
+	mode, err := os.ReadFile(modeFile)
+	return err == nil && bytes.Contains(mode, []byte("[madvise]"))
+}
+
+// pageAligned is the part of b that begins and ends on page boundaries,
+// as madvise wants (a large Go allocation is aligned already).
+func pageAligned(b []byte) []byte {
+	page := uintptr(os.Getpagesize())
+	start := uintptrOf(b)
+	skip := (page - start%page) % page
+	if uintptr(len(b)) < skip+page {
+		return nil
+	}
+	n := (uintptr(len(b)) - skip) &^ (page - 1)
+	return b[skip : skip+n]
+}
+
+func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }

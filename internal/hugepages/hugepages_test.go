@@ -1,0 +1,86 @@
+package hugepages
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestReserveBacksTheHeapWithHugePages grows the heap into the reserved
+// stretch and reads from the kernel how much of the process's memory is in
+// huge pages: most of what was touched when the kernel leaves huge pages
+// to the program, nothing reserved otherwise.
+func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
+	const stretch, touched = 256 << 20, 64 << 20
+	before := anonHugeBytes(t)
+	advised := Reserve(stretch)
+	if !askOnly() {
+		if advised != 0 {
+			t.Fatalf("the kernel's mode is not madvise, yet Reserve marked %d bytes", advised)
+		}
+		return
+	}
+	if advised < stretch-2<<20 {
+		t.Fatalf("Reserve marked %d bytes of a %d-byte stretch", advised, stretch)
+	}
+	block := make([]byte, touched)
+	for i := 0; i < len(block); i += 4096 {
+		block[i] = 1
+	}
+	grown := anonHugeBytes(t) - before
+	if grown < touched/2 {
+		t.Errorf("after touching %d MB of heap, huge pages grew by %d MB; want most of it", touched>>20, grown>>20)
+	}
+	if again := Reserve(stretch); again != 0 {
+		t.Errorf("a second Reserve marked %d bytes; want 0 (it would clear used heap)", again)
+	}
+	_ = block[len(block)-1]
+}
+
+// anonHugeBytes is the process's anonymous memory in transparent huge
+// pages, as /proc/self/smaps_rollup counts it.
+func anonHugeBytes(t *testing.T) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(sc.Text(), ":")
+		if !ok || name != "AnonHugePages" {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil {
+			t.Fatalf("AnonHugePages: %v", err)
+		}
+		return kb << 10
+	}
+	t.Fatal("no AnonHugePages in /proc/self/smaps_rollup")
+	return 0
+}
+
+func TestPageAligned(t *testing.T) {
+	b := make([]byte, 3<<20)
+	for _, c := range []struct{ from, to int }{{0, len(b)}, {1, len(b)}, {100, 5000}, {4095, 4097}} {
+		got := pageAligned(b[c.from:c.to])
+		if len(got) == 0 {
+			continue
+		}
+		page := os.Getpagesize()
+		start := int(uintptrOf(got))
+		if start%page != 0 || len(got)%page != 0 {
+			t.Errorf("pageAligned(b[%d:%d]) starts at %#x, %d bytes: not whole pages", c.from, c.to, start, len(got))
+		}
+		if off := start - int(uintptrOf(b)); off < c.from || off+len(got) > c.to {
+			t.Errorf("pageAligned(b[%d:%d]) = b[%d:%d]: outside its input", c.from, c.to, off, off+len(got))
+		}
+	}
+	if got := pageAligned(b[100:5000]); len(got) != 0 && len(got) != 4096 {
+		t.Errorf("pageAligned of 4,900 bytes = %d bytes", len(got))
+	}
+}
