@@ -152,3 +152,44 @@ func TestReadFileInto(t *testing.T) {
 		t.Fatalf("the buffer did not keep its size (%d)", cap(buf))
 	}
 }
+
+// MapFile gives what ReadFile gives, for every kind of file ReadFile
+// meets; a mapping outlives its file being replaced by WriteFile.
+func TestMapFile(t *testing.T) {
+	dir := t.TempDir()
+	long := Seal(AppendString(Begin(nil, "pages", 3), string(bytes.Repeat([]byte("x"), 50000))))
+	files := map[string][]byte{"long": long, "short": sample(), "empty": nil, "cut": long[:len(long)-1], "other": Seal(Begin(nil, "pager", 3))}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"long", "short", "empty", "cut", "other", "missing"} {
+		path := filepath.Join(dir, name)
+		body, m, err := MapFile(path, "pages", 3)
+		want, wantErr := ReadFile(path, "pages", 3)
+		if !bytes.Equal(body, want) || (err == nil) != (wantErr == nil) || !errors.Is(err, wantErr) && !os.IsNotExist(err) {
+			t.Fatalf("%s: body %d bytes, err %v; ReadFile: %d bytes, err %v", name, len(body), err, len(want), wantErr)
+		}
+		if err != nil && m != nil {
+			t.Fatalf("%s: a mapping left open on error", name)
+		}
+		if err == nil {
+			if err := m.Close(); err != nil {
+				t.Fatalf("%s: Close: %v", name, err)
+			}
+		}
+	}
+	path := filepath.Join(dir, "long")
+	body, m, err := MapFile(path, "pages", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := WriteFile(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if s := NewReader(body).String(); len(s) != 50000 || s[49999] != 'x' {
+		t.Fatalf("after the file was replaced the mapping reads %d bytes", len(s))
+	}
+}
