@@ -49,18 +49,32 @@ func reserve(size int) int {
 	if size <= 0 || !askOnly() {
 		return 0
 	}
-	stretch := make([]byte, size)
+	// The stretch is taken in chunks, not as one object: the runtime
+	// clears an object that overlaps heap it has used before (the small
+	// heap of the program's start, freed by a collection), and clearing
+	// one object the size of the stretch would touch every page of it.
+	// A chunk that overlaps is cleared alone.
+	chunks := make([][]byte, 0, size/chunkSize+1)
 	advised := 0
-	if region := pageAligned(stretch); len(region) > 0 {
-		if unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
-			advised = len(region)
+	for left := size; left > 0; left -= chunkSize {
+		chunk := make([]byte, min(left, chunkSize))
+		chunks = append(chunks, chunk)
+		if region := pageAligned(chunk); len(region) > 0 {
+			if unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
+				advised += len(region)
+			}
 		}
 	}
-	runtime.KeepAlive(stretch)
-	stretch = nil
+	runtime.KeepAlive(chunks)
+	chunks = nil
 	runtime.GC() // the stretch free again, for the heap to grow into
 	return advised
 }
+
+// chunkSize is the size of the pieces the stretch is taken in: two huge
+// pages. The kernel merges the marked pieces, which lie side by side, into
+// one region.
+const chunkSize = 4 << 20
 
 // askOnly reports whether the kernel gives huge pages only to memory
 // marked for them.

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -13,10 +15,19 @@ import (
 // stretch and reads from the kernel how much of the process's memory is in
 // huge pages: most of what was touched when the kernel leaves huge pages
 // to the program, nothing reserved otherwise.
+//
+// Reserve itself touches (almost) nothing, even when the heap has used and
+// freed memory just below the stretch, which the runtime clears before it
+// hands it out again.
 func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 	const stretch, touched = 256 << 20, 64 << 20
+	usedAndFreed()
 	before := anonHugeBytes(t)
+	faults := minorFaults(t)
 	advised := Reserve(stretch)
+	if faulted := (minorFaults(t) - faults) * int64(os.Getpagesize()); faulted > 16<<20 {
+		t.Errorf("Reserve touched %d MB of a %d MB stretch", faulted>>20, stretch>>20)
+	}
 	if !askOnly() {
 		if advised != 0 {
 			t.Fatalf("the kernel's mode is not madvise, yet Reserve marked %d bytes", advised)
@@ -38,6 +49,28 @@ func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 		t.Errorf("a second Reserve marked %d bytes; want 0 (it would clear used heap)", again)
 	}
 	_ = block[len(block)-1]
+}
+
+// usedAndFreed leaves freed heap just below where the stretch will begin:
+// the last object allocated, used, dropped and collected.
+func usedAndFreed() {
+	last := make([]byte, 8<<20)
+	for i := range last {
+		last[i] = 1
+	}
+	runtime.KeepAlive(last)
+	last = nil
+	runtime.GC()
+}
+
+// minorFaults is the process's count of page faults served without I/O.
+func minorFaults(t *testing.T) int64 {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return ru.Minflt
 }
 
 // anonHugeBytes is the process's anonymous memory in transparent huge
