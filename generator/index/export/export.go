@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"sort"
 	"strings"
@@ -24,7 +25,8 @@ import (
 )
 
 // FileWriter receives the exported files, with paths relative to the site
-// root (all under Options.Dir).
+// root (all under Options.Dir). data is valid only during the call: the
+// export builds the next file in the same memory.
 type FileWriter interface {
 	WriteFile(rel string, data []byte) error
 }
@@ -345,19 +347,36 @@ type exportWriter struct {
 	// it would get. (Other names hold 32 bits: those files are written, and
 	// the writer compares their bytes.)
 	keepSame func(rel string) bool
+	// file holds the file being written (FileWriter does not keep it):
+	// one buffer for every file rather than fresh memory for each.
+	file   []byte
+	hasher hash.Hash // of content-named files
+	// body and js build a dictionary shard's data (shardWriter.flushShard)
+	body []byte
+	js   jsonAppender
 }
 
 // script writes the chunk of key as <key>.<hash>.js, hash = nameHash of
 // the file's bytes, and returns the hash.
 func (w *exportWriter) script(kind, key, body string) (string, error) {
-	data := "errdocsSearch.load(" + jsString(key) + "," + body + ");\n"
-	h := nameHash([]byte(data))
-	return h, w.write(kind, key+"."+h+".js", data)
+	data := append(w.file[:0], "errdocsSearch.load(\""...)
+	data = append(data, key...)
+	data = append(data, "\","...)
+	data = append(data, body...)
+	data = append(data, ");\n"...)
+	w.file = data
+	h := nameHash(data)
+	return h, w.writeBytes(kind, key+"."+h+".js", data)
 }
 
 // write writes one file under the export folder and counts it.
 func (w *exportWriter) write(kind, name, text string) error {
-	data := []byte(text)
+	w.file = append(w.file[:0], text...)
+	return w.writeBytes(kind, name, w.file)
+}
+
+// writeBytes writes one file under the export folder and counts it.
+func (w *exportWriter) writeBytes(kind, name string, data []byte) error {
 	rel := w.dir + "/" + name
 	if err := w.out.WriteFile(rel, data); err != nil {
 		return err

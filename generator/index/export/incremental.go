@@ -225,7 +225,7 @@ type incremental struct {
 	// verified holds the cache keys of the terms a changed record holds
 	// or held whose postings did not change (found so by probing bleve
 	// for the changed records' postings alone): the cache gives them.
-	verified map[string]bool
+	verified map[termKey]bool
 }
 
 // termReader reads a term's postings from bleve (read), or its document
@@ -247,6 +247,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	inc.cache = newTermCache(inc.cacheDir, inc.prev.Shards, inc.changed, fresh)
 	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
 	if err != nil {
+		inc.cache.close()
 		return nil, err
 	}
 	if ok {
@@ -256,6 +257,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 		inc.markAll(fields, ex.ch.Terms)
 	}
 	if !inc.keptPublished() {
+		inc.cache.close()
 		return nil, nil
 	}
 	return inc, nil
@@ -434,10 +436,10 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 	readChecks(checks, read, inc.changed)
 	changed, got, err = judge(checks)
 	inc.checked = len(checks)
-	inc.verified = map[string]bool{}
+	inc.verified = map[termKey]bool{}
 	for i := range checks {
 		if ck := &checks[i]; ck.same {
-			inc.verified[cacheKey(ck.field, ck.term)] = true
+			inc.verified[ck.termKey] = true
 		}
 	}
 	return changed, got, err == nil, err
@@ -502,7 +504,7 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 			return nil, false
 		}
 		ck := termCheck{termKey: k}
-		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
+		ck.old, ck.had = cs.terms[k]
 		if ck.had && (ck.old.df == dupDF || ck.old.decode() != nil) {
 			return nil, false
 		}
@@ -675,6 +677,7 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		firstIdx[sh.First] = i
 	}
 	var out []shardOut
+	var spare *shardWriter // the last run's, whose buffers the next takes
 	for i := 0; i < len(old); {
 		if !inc.affected[i] {
 			for _, rel := range old[i].Files {
@@ -694,6 +697,8 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		}
 		next := len(old)
 		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
+		lw.takeBuffers(spare)
+		spare = lw
 		lw.cacheDir = inc.cacheDir
 		// A prefix range that begins before the run has its list written
 		// by the run only if the list was held at or after the run's

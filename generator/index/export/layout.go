@@ -3,7 +3,6 @@ package export
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
@@ -57,9 +57,22 @@ type shardWriter struct {
 	// run starting mid-dictionary the run must build (nil: all).
 	needBefore func(prefixRange) bool
 	// cacheDir, when set, receives each shard's term postings (termcache.go),
-	// gathered in cacheBuf as the shard fills.
+	// gathered in cacheBuf as the shard fills: the cache file's header,
+	// then its body (addCached).
 	cacheDir string
 	cacheBuf []byte
+}
+
+// addCached appends an entry in the term cache's form to the shard's
+// cache file, begun on the first.
+func (l *shardWriter) addCached(entry []byte) {
+	if l.cacheDir == "" {
+		return
+	}
+	if len(l.cacheBuf) == 0 {
+		l.cacheBuf = cachefile.Begin(l.cacheBuf, termCacheKind, termCacheVersion)
+	}
+	l.cacheBuf = append(l.cacheBuf, entry...)
 }
 
 // shardOut is a written shard.
@@ -83,6 +96,21 @@ func (s *shardOut) has(doc uint32) bool {
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
 	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*preparedList{}}
+}
+
+// takeBuffers takes the buffers of a writer done with its run (nil:
+// none), emptied: a one-record export makes a run per changed place in
+// the dictionary.
+func (l *shardWriter) takeBuffers(done *shardWriter) {
+	if done == nil {
+		return
+	}
+	l.enc.b, l.cacheBuf, l.docs = done.enc.b[:0], done.cacheBuf[:0], done.docs
+	clear(l.docs)
+	for k := range l.ps {
+		l.ps[k].w.b = done.ps[k].w.b[:0]
+	}
+	done.enc.b, done.cacheBuf, done.docs, done.ps = nil, nil, nil, [2]pstream{}
 }
 
 // pendingLists reports whether a prefix list whose first term is at or
@@ -111,9 +139,22 @@ func (l *shardWriter) mark(doc uint32) {
 const hashLen = 12
 
 // content writes body as the chunk <kind>/<hash>.js and returns the hash
-// and the file's site path.
-func (w *exportWriter) content(kind, body string) (string, string, error) {
-	sum := sha256.Sum256([]byte(body))
+// and the file's site path; quoted says that the data the file loads is
+// body as a JS string (a cv string, which needs no escaping).
+func (w *exportWriter) content(kind string, body []byte, quoted bool) (string, string, error) {
+	if w.hasher == nil {
+		w.hasher = sha256.New()
+	}
+	w.hasher.Reset()
+	if quoted {
+		w.hasher.Write(quote)
+	}
+	w.hasher.Write(body)
+	if quoted {
+		w.hasher.Write(quote)
+	}
+	var sum [32]byte
+	w.hasher.Sum(sum[:0])
 	h := hex.EncodeToString(sum[:hashLen/2])
 	key := kind + "/" + h
 	rel := w.dir + "/" + key + ".js"
@@ -133,8 +174,22 @@ func (w *exportWriter) content(kind, body string) (string, string, error) {
 		return h, rel, nil
 	}
 	w.seen[rel] = sum
-	return h, rel, w.write(kind, key+".js", "errdocsSearch.load("+jsString(key)+","+body+");\n")
+	data := append(w.file[:0], "errdocsSearch.load(\""...)
+	data = append(data, key...)
+	data = append(data, "\","...)
+	if quoted {
+		data = append(data, '"')
+	}
+	data = append(data, body...)
+	if quoted {
+		data = append(data, '"')
+	}
+	data = append(data, ");\n"...)
+	w.file = data
+	return h, rel, w.writeBytes(kind, key+".js", data)
 }
+
+var quote = []byte{'"'}
 
 // The postings streams of a shard.
 const (
@@ -183,12 +238,12 @@ func (l *shardWriter) flushPostings(ps *pstream) error {
 	if ps.w.len() == 0 {
 		return errors.New("index: empty postings file") // a reserved index would name nothing
 	}
-	h, _, err := l.w.content("p", jsString(ps.w.String()))
+	h, _, err := l.w.content("p", ps.w.b, true)
 	if err != nil {
 		return err
 	}
 	l.pHashes[ps.idx] = h
-	ps.w, ps.target = cvWriter{}, 0
+	ps.w.b, ps.target = ps.w.b[:0], 0 // the buffer serves the next file
 	return nil
 }
 
@@ -223,35 +278,17 @@ func (l *shardWriter) flushShard() error {
 			return err
 		}
 	}
-	tj, err := json.Marshal(l.terms)
+	body, err := l.shardBody()
 	if err != nil {
 		return err
 	}
-	body := `{"t":` + string(tj) + `,"e":` + jsString(l.enc.String())
-	if len(l.x) > 0 {
-		x := map[string]string{}
-		for k, v := range l.x {
-			x[k] = v.String()
-		}
-		xj, err := json.Marshal(x)
-		if err != nil {
-			return err
-		}
-		body += `,"x":` + string(xj)
-	}
-	if len(l.pHashes) > 0 {
-		body += `,"p":` + jsString(strings.Join(l.pHashes, ""))
-	}
-	body += `}`
-	h, rel, err := l.w.content("d", body)
+	h, rel, err := l.w.content("d", body, false)
 	if err != nil {
 		return err
 	}
 	if l.cacheDir != "" {
-		// A cache file that cannot be written costs a later export time,
-		// nothing else.
-		_ = writeTermCache(l.cacheDir, h, l.cacheBuf)
-		l.cacheBuf = l.cacheBuf[:0]
+		l.addCached(nil)
+		l.cacheBuf = writeTermCache(l.cacheDir, h, l.cacheBuf)[:0]
 	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
 	for _, ph := range l.pHashes {
@@ -261,9 +298,56 @@ func (l *shardWriter) flushShard() error {
 	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 
-	l.terms, l.enc, l.x, l.bytes, l.dCut = nil, cvWriter{}, map[string]*cvWriter{}, 0, false
-	l.pHashes, l.docs, l.ps, l.lists = nil, nil, [2]pstream{}, nil
+	// the next shard's state; its buffers are those of this one
+	l.terms, l.enc.b, l.x, l.bytes, l.dCut = nil, l.enc.b[:0], map[string]*cvWriter{}, 0, false
+	l.pHashes, l.lists = nil, nil
+	clear(l.docs)
+	for k := range l.ps {
+		l.ps[k] = pstream{w: cvWriter{b: l.ps[k].w.b[:0]}}
+	}
 	return nil
+}
+
+// shardBody returns the shard's data: {"t":[terms],"e":"<entries>"
+// [,"x":{prefix: "<lists>"}][,"p":"<postings files' hashes>"]}, as
+// encoding/json writes the terms and prefixes, in the exportWriter's
+// buffer (valid until the next shard).
+func (l *shardWriter) shardBody() ([]byte, error) {
+	w := l.w
+	b := append(w.body[:0], `{"t":`...)
+	b, err := w.js.append(b, l.terms)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"e":"`...)
+	b = append(b, l.enc.b...)
+	b = append(b, '"')
+	if len(l.x) > 0 {
+		// encoding/json's order of a map's keys: by their bytes
+		b = append(b, `,"x":{`...)
+		for i, k := range sortedKeys(l.x) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = w.js.append(b, k); err != nil {
+				return nil, err
+			}
+			b = append(b, ':', '"')
+			b = append(b, l.x[k].b...)
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+	}
+	if len(l.pHashes) > 0 {
+		b = append(b, `,"p":"`...)
+		for _, ph := range l.pHashes {
+			b = append(b, ph...)
+		}
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	w.body = b
+	return b, nil
 }
 
 // boundary reports whether the shard would end before a term now: at a
@@ -368,9 +452,7 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 	if pt == nil {
 		pt = prepareTerm(group, opts, l.docCount)
 	}
-	if l.cacheDir != "" {
-		l.cacheBuf = append(l.cacheBuf, pt.cached...)
-	}
+	l.addCached(pt.cached)
 	for i := range group {
 		st.Postings += group[i].count()
 		if err := group[i].eachDoc(func(doc uint32) bool { l.mark(doc); return true }); err != nil {
@@ -485,9 +567,7 @@ func (l *shardWriter) putPrefixLists(term string) (int, error) {
 		if err := l.writeVirtual(vl, xw); err != nil {
 			return 0, err
 		}
-		if l.cacheDir != "" {
-			l.cacheBuf = append(l.cacheBuf, vl.cached...)
-		}
+		l.addCached(vl.cached)
 		added += xw.len() - b0
 	}
 	return added, nil

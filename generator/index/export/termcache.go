@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -213,36 +212,43 @@ func (ft *fieldTerm) holdsAny(docs []uint32) bool {
 	return held || err != nil
 }
 
-// writeTermCache writes a shard's cache file, unless one of that name is
-// there already in this format (its content is the same: the name is the
-// shard's hash).
-func writeTermCache(dir, hash string, body []byte) error {
+// writeTermCache writes a shard's cache file, file (its header and body,
+// sealed here), unless one of that name is there already in this format
+// (its content is the same: the name is the shard's hash). It returns
+// file's buffer, for the next file.
+func writeTermCache(dir, hash string, file []byte) []byte {
 	path := filepath.Join(dir, hash)
 	if f, err := os.Open(path); err == nil {
-		head := make([]byte, 64)
-		n, _ := io.ReadFull(f, head)
+		var head [64]byte
+		n, _ := io.ReadFull(f, head[:])
 		f.Close()
 		if _, err := cachefile.Header(head[:n], termCacheKind, termCacheVersion); err == nil {
-			return nil
+			return file
 		}
 	}
+	// A cache file that cannot be written costs a later export time,
+	// nothing else.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return file
 	}
-	b := cachefile.Begin(make([]byte, 0, len(body)+48), termCacheKind, termCacheVersion)
-	return cachefile.WriteFile(path, cachefile.Seal(append(b, body...)))
+	file = cachefile.Seal(file)
+	_ = cachefile.WriteFile(path, file)
+	return file
 }
 
 var errTermCache = errors.New("index: term cache file damaged")
 
-// readTermCache reads a shard's cache file: (field, term) → postings,
-// left undecoded, and term → the dictionary entry (cachedEntry).
-func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, error) {
-	body, err := cachefile.ReadFile(path, termCacheKind, termCacheVersion)
-	if err != nil {
-		return nil, nil, err
-	}
-	terms, entries := map[string]fieldTerm{}, map[string]cachedEntry{}
+// readTermCache decodes a shard's cache file body: (field, term) →
+// postings, left undecoded, and term → the dictionary entry
+// (cachedEntry). The postings, prepared encodings and entry bytes are
+// sub-slices of body (a mapping: termCache.shard); the terms are copied.
+func readTermCache(body []byte) (map[termKey]fieldTerm, map[string]cachedEntry, error) {
+	// A rough count of entries from the body's size (a few dozen bytes
+	// each, most of them short): the maps then grow once or not at all.
+	guess := min(len(body)/64, 1<<16)
+	terms, entries := make(map[termKey]fieldTerm, guess), make(map[string]cachedEntry, guess)
+	// the entries' field lists share one slice, grown as needed
+	fieldBuf := make([]int, 0, guess)
 	r := cachefile.NewReader(body)
 	at := func() int { return len(body) - r.Len() }
 	for r.Len() > 0 {
@@ -259,6 +265,7 @@ func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, e
 			entries["\x00"+listKey(pl.prefix, pl.field)] = cachedEntry{list: pl}
 			continue
 		}
+		f0 := len(fieldBuf)
 		for range nFields {
 			from := at()
 			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: r.String(), df: r.Uvarint(), undecoded: true}
@@ -268,14 +275,15 @@ func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, e
 				return nil, nil, errTermCache
 			}
 			ft.cached = body[from:at():at()]
-			key := cacheKey(ft.field, ft.term)
+			key := termKey{ft.field, ft.term}
 			if _, dup := terms[key]; dup {
 				ft = fieldTerm{df: dupDF}
 			}
 			terms[key] = ft
-			e.fields = append(e.fields, ft.field)
-			term = ft.term
+			fieldBuf = append(fieldBuf, key.field)
+			term = key.term
 		}
+		e.fields = fieldBuf[f0:len(fieldBuf):len(fieldBuf)]
 		e.prepared = r.Bytes()
 		if r.Err() != nil {
 			return nil, nil, errTermCache
@@ -298,10 +306,6 @@ type cachedEntry struct {
 	list     *preparedList // a prefix list's entry, under "\x00" + its listKey
 }
 
-func cacheKey(field int, term string) string {
-	return strconv.Itoa(field) + "\x00" + term
-}
-
 // termCache serves an incremental export the unchanged terms of the
 // previous export's shards.
 type termCache struct {
@@ -317,16 +321,21 @@ type termCache struct {
 	// prepared (prepared, preparedList).
 	prepHits, listHits atomic.Int64
 	holder             map[string]int // listKey → the previous shard that held the list
-	// verified: cache keys of terms the changed records hold or held
-	// whose postings are as cached (incremental.verified); set before the
-	// shards are read.
-	verified map[string]bool
+	// verified: terms the changed records hold or held whose postings are
+	// as cached (incremental.verified); set before the shards are read.
+	verified map[termKey]bool
 }
 
+// A cachedShard is a cache file, mapped (not read into the heap: a
+// one-record export reads tens of megabytes of them, and fresh memory
+// costs more than the page cache's pages) and decoded in place: what it
+// hands out (postings, prepared encodings) refers to the mapping, which
+// termCache.close (or forget) unmaps once the export is done with them.
 type cachedShard struct {
 	once    sync.Once
 	mu      sync.Mutex
-	terms   map[string]fieldTerm
+	m       *cachefile.Mapping
+	terms   map[termKey]fieldTerm
 	entries map[string]cachedEntry
 }
 
@@ -357,21 +366,51 @@ func (c *termCache) shard(k int) *cachedShard {
 	}
 	c.mu.Unlock()
 	cs.once.Do(func() {
-		cs.terms, cs.entries, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
+		body, m, err := cachefile.MapFile(filepath.Join(c.dir, c.hashes[k]), termCacheKind, termCacheVersion)
+		if err != nil {
+			return
+		}
+		if cs.terms, cs.entries, err = readTermCache(body); err != nil {
+			cs.terms, cs.entries = nil, nil
+			m.Close()
+			return
+		}
+		cs.m = m
 	})
 	return cs
 }
 
-// forget lets go of the cache files read of the previous shards k for
-// which drop is true; they are read again if asked for.
+// forget lets go of the cache files of the previous shards k for which
+// drop is true, and unmaps them; they are mapped again if asked for. The
+// caller holds nothing it took from them.
 func (c *termCache) forget(drop func(k int) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k := range c.shards {
+	for k, cs := range c.shards {
 		if drop(k) {
 			delete(c.shards, k)
+			cs.unmap()
 		}
 	}
+}
+
+// close unmaps every cache file: the export is done with what it took
+// from them (the shards are written).
+func (c *termCache) close() {
+	if c == nil {
+		return
+	}
+	c.forget(func(int) bool { return true })
+}
+
+// unmap waits for the shard's reading, if begun, and unmaps its file.
+func (cs *cachedShard) unmap() {
+	cs.once.Do(func() {}) // a read under way ends first
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.terms, cs.entries = nil, nil
+	cs.m.Close()
+	cs.m = nil
 }
 
 // shardOf returns the previous shard that held term: the last whose
@@ -390,7 +429,7 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if c == nil || len(c.firsts) == 0 {
 		return fieldTerm{}, false
 	}
-	key := cacheKey(field, term)
+	key := termKey{field, term}
 	verified := c.verified[key]
 	if c.fresh[field][term] && !verified {
 		return fieldTerm{}, false
