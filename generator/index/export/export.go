@@ -186,6 +186,7 @@ type Exporter struct {
 	ix      *index.Index
 	ch      index.Changes // the records indexed since ix was opened
 	pending *exportState
+	saved   bool // SaveState saved pending (and let go of it)
 }
 
 // New returns an Exporter of ix.
@@ -223,7 +224,10 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 			return st, err
 		}
 	}
-	ex.pending = x.next
+	if ex.pending != nil {
+		ex.pending.m.Close() // an export not saved: nothing refers to it now
+	}
+	ex.pending, ex.saved = x.next, false
 	st.Duration = time.Since(start)
 	return st, nil
 }
@@ -438,22 +442,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// splitTop returns the n best of posts (worse as for topN) and the others,
-// both in their order in posts.
-func splitTop[T any](posts []T, n int, worse func(a, b int32) bool) (head, rest []T) {
-	in := topN(len(posts), n, worse)
-	head = make([]T, 0, n)
-	rest = make([]T, 0, max(len(posts)-n, 0))
-	for i, p := range posts {
-		if in[i] {
-			head = append(head, p)
-		} else {
-			rest = append(rest, p)
-		}
-	}
-	return head, rest
 }
 
 // topN marks the n best of count items, worse(a, b) saying that item a

@@ -1,10 +1,8 @@
 package export
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
@@ -64,16 +62,21 @@ type exportState struct {
 	KHashes []string
 	Filters *filterOut
 	IDNames map[string]string // id index files: key → hash
+	// m is the mapped state file that the doc sets of Shards refer to:
+	// this state's, or, for a state made by an incremental export, that
+	// of the previous state whose shards it kept (nil: none).
+	m *cachefile.Mapping
 }
 
-// The state is a gob in an internal/cachefile of this kind and version
-// (2: shards list the prefix lists they hold; 3: and have term cache
-// files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
-// 7: pattern words; 8: pattern sums and keys files; 9: shards' doc sets
-// encoded, pattern words in a file of their own).
+// The state is an internal/cachefile of this kind and version (2: shards
+// list the prefix lists they hold; 3: and have term cache files; 4:
+// filters kept; 5: id index kept; 6: framed as a cache file; 7: pattern
+// words; 8: pattern sums and keys files; 9: shards' doc sets encoded,
+// pattern words in a file of their own; 10: doc sets in a section of
+// their own, before the gob of the rest: statefile.go).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 9
+	exportStateVersion = 10
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.
@@ -102,17 +105,19 @@ func optionsKey(o Options) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
-// numberingKey fingerprints the doc numbering. The fields are gathered
+// numberingKey fingerprints the doc numbering (ids and sort keys in doc
+// number order). The fields are gathered
 // in a buffer hashed a chunk at a time: four small writes per record cost
 // more than the hashing.
-func numberingKey(ids, sortKeys []string) [32]byte {
+func numberingKey(docs []docRef) [32]byte {
 	h := sha256.New()
 	buf := make([]byte, 0, 64<<10)
-	for i := range ids {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(ids[i])))
-		buf = append(buf, ids[i]...)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(sortKeys[i])))
-		buf = append(buf, sortKeys[i]...)
+	for i := range docs {
+		id, sortKey := docs[i].id, docs[i].sortKey
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(id)))
+		buf = append(buf, id...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(sortKey)))
+		buf = append(buf, sortKey...)
 		if len(buf) >= 60<<10 {
 			h.Write(buf)
 			buf = buf[:0]
@@ -125,6 +130,9 @@ func numberingKey(ids, sortKeys []string) [32]byte {
 // SaveState keeps what the last Export left for the next one, once
 // its files are published in the site whose build marker is marker.
 func (ex *Exporter) SaveState(marker string) error {
+	if ex.saved {
+		return nil // saved already
+	}
 	if ex.pending == nil {
 		err := os.Remove(filepath.Join(ex.ix.Dir(), exportStateFile))
 		if errors.Is(err, os.ErrNotExist) {
@@ -140,7 +148,12 @@ func (ex *Exporter) SaveState(marker string) error {
 		}
 		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
 	}
-	if err := saveExportState(ex.ix.Dir(), &s, marker); err != nil {
+	err := saveExportState(ex.ix.Dir(), &s, marker)
+	// The state is saved or not, and the pending one (whose doc sets may
+	// refer to the mapping of the previous state) is done with.
+	ex.pending, ex.saved = nil, true
+	s.m.Close()
+	if err != nil {
 		return err
 	}
 	return pruneTermCache(filepath.Join(ex.ix.Dir(), termCacheDir), s.Shards)
@@ -162,17 +175,6 @@ func (ex *Exporter) freshTerms() []map[string]bool {
 	return out
 }
 
-func saveExportState(dir string, s *exportState, marker string) error {
-	s.Marker = marker
-	var b bytes.Buffer
-	b.Write(cachefile.Begin(nil, exportStateKind, exportStateVersion))
-	if err := gob.NewEncoder(&b).Encode(s); err != nil {
-		return err
-	}
-	os.Remove(filepath.Join(dir, oldExportStateFile))
-	return cachefile.WriteFile(filepath.Join(dir, exportStateFile), cachefile.Seal(b.Bytes()))
-}
-
 // MoveState carries the state of the export published in the site
 // marked from over to the site marked to, when a build kept that export
 // whole (the index in dir was not opened).
@@ -181,6 +183,9 @@ func MoveState(dir, from, to string) error {
 		return nil // the same site: the state is valid as it is
 	}
 	s, err := loadExportState(dir)
+	if err == nil {
+		defer s.m.Close()
+	}
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, cachefile.ErrOther) || errors.Is(err, cachefile.ErrDamaged) ||
 		(err == nil && s.Marker != from) {
 		return nil // nothing to carry: the next export is made whole
@@ -193,18 +198,6 @@ func MoveState(dir, from, to string) error {
 }
 
 func (ex *Exporter) loadExportState() (*exportState, error) { return loadExportState(ex.ix.Dir()) }
-
-func loadExportState(dir string) (*exportState, error) {
-	body, err := cachefile.ReadFile(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
-	if err != nil {
-		return nil, err
-	}
-	var s exportState
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", cachefile.ErrDamaged, err)
-	}
-	return &s, nil
-}
 
 // incremental is the plan of an incremental export.
 type incremental struct {
@@ -248,6 +241,7 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
 	if err != nil {
 		inc.cache.close()
+		inc.prev.m.Close()
 		return nil, err
 	}
 	if ok {
@@ -258,8 +252,11 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	}
 	if !inc.keptPublished() {
 		inc.cache.close()
+		inc.prev.m.Close()
 		return nil, nil
 	}
+	// the shards it keeps refer to the previous state's mapping
+	next.m = inc.prev.m
 	return inc, nil
 }
 
@@ -271,11 +268,13 @@ func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string
 		return nil
 	}
 	prev, err := ex.loadExportState()
-	if err != nil || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
-		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
+	if err != nil {
 		return nil
 	}
-	if len(ex.ch.Terms) > index.MaxChanged {
+	if prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
+		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 ||
+		len(ex.ch.Terms) > index.MaxChanged {
+		prev.m.Close()
 		return nil
 	}
 	num := make(map[string]uint32, len(ex.ch.Terms))
@@ -285,6 +284,7 @@ func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string
 		}
 	}
 	if len(num) != len(ex.ch.Terms) {
+		prev.m.Close()
 		return nil
 	}
 	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),

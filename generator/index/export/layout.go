@@ -80,7 +80,9 @@ type shardOut struct {
 	First string   // its first term
 	Hash  string   // content hash: the file is d/<Hash>.js
 	Files []string // every file it wrote (site paths): d, p
-	Docs  []byte   // the doc numbers with a posting in it (encodeDocSet)
+	// docs: the doc numbers with a posting in it (encodeDocSet); in the
+	// state file's section of doc sets, not in its gob (statefile.go)
+	docs  []byte
 	Lists []string // listKey of the prefix lists it holds
 }
 
@@ -91,7 +93,7 @@ func listKey(prefix string, field int) string {
 
 // has reports whether doc has a posting in the shard.
 func (s *shardOut) has(doc uint32) bool {
-	return docSetHas(s.Docs, doc)
+	return docSetHas(s.docs, doc)
 }
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
@@ -294,7 +296,7 @@ func (l *shardWriter) flushShard() error {
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
-	out.Docs = encodeDocSet(l.docs)
+	out.docs = encodeDocSet(l.docs)
 	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 
@@ -401,8 +403,12 @@ func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm
 		tails[i] = group[i].posts
 	}
 	if len(pt.long) > 0 && total >= opts.HeadMin {
+		// the tails are encoded here and dropped: in memory reused from
+		// term to term
+		tb := tailScratch.Get().(*[]posting)
+		defer tailScratch.Put(tb)
 		var head *termHead
-		head, tails = termHeadOf(group, pt.long, docCount, opts.HeadSize)
+		head, tails, *tb = termHeadInto(group, pt.long, docCount, opts.HeadSize, (*tb)[:0])
 		pt.fallbacks += head.encode(&pt.headEnc)
 		pt.hasHead, pt.headCount = true, len(head.docs)
 		pt.headFirst, pt.headLast = head.docs[0], head.docs[len(head.docs)-1]
@@ -608,6 +614,16 @@ type termHead struct {
 // the heads of its words, and a head gives all their postings of the
 // word: such a document's score needs no tail block of that word.
 func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*termHead, [][]posting) {
+	h, tails, _ := termHeadInto(group, long, docCount, headSize, nil)
+	return h, tails
+}
+
+// tailScratch holds the memory of termHeadInto's tails, reused.
+var tailScratch = sync.Pool{New: func() any { return new([]posting) }}
+
+// termHeadInto is termHeadOf with the tails in buf, grown as needed; it
+// returns buf for the next term.
+func termHeadInto(group []fieldTerm, long []int, docCount uint64, headSize int, buf []posting) (*termHead, [][]posting, []posting) {
 	w := make([]float64, len(long))
 	for j, i := range long {
 		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
@@ -648,12 +664,17 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 		}
 		return a > b
 	})
-	h := &termHead{}
+	h := &termHead{docs: make([]uint32, 0, min(headSize, len(docs)))}
 	for k, d := range docs {
 		if in[k] {
 			h.docs = append(h.docs, d)
-			h.posts = append(h.posts, make([]posting, len(long)))
 		}
+	}
+	// each head document's row of postings, in one slice
+	rows := make([]posting, len(h.docs)*len(long))
+	h.posts = make([][]posting, len(h.docs))
+	for x := range h.posts {
+		h.posts[x] = rows[x*len(long) : (x+1)*len(long) : (x+1)*len(long)]
 	}
 	// each head document's postings, list by list (both in doc order)
 	for j, i := range long {
@@ -670,20 +691,25 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 	// the tails: each list without the head's documents (both in doc
 	// order)
 	tails := make([][]posting, len(group))
+	total := 0
 	for _, i := range long {
-		rest := make([]posting, 0, len(group[i].posts))
+		total += len(group[i].posts)
+	}
+	buf = slices.Grow(buf[:0], total)
+	for _, i := range long {
+		from := len(buf)
 		x := 0
 		for _, p := range group[i].posts {
 			for x < len(h.docs) && h.docs[x] < p.doc {
 				x++
 			}
 			if x == len(h.docs) || h.docs[x] != p.doc {
-				rest = append(rest, p)
+				buf = append(buf, p)
 			}
 		}
-		tails[i] = rest
+		tails[i] = buf[from:len(buf):len(buf)]
 	}
-	return h, tails
+	return h, tails, buf
 }
 
 // headBuffers are termHeadOf's working lists, reused (headScratch).

@@ -27,7 +27,10 @@ func (x *exportRun) number() error {
 	if x.docCount, err = x.r.DocCount(); err != nil {
 		return err
 	}
-	var internals []bindex.IndexInternalID
+	// the internal ids, 8 bytes each, copied into one buffer rather than
+	// a slice each
+	internals := make([]bindex.IndexInternalID, 0, x.docCount)
+	flat := make([]byte, 0, 8*x.docCount)
 	dr, err := x.r.DocIDReaderAll()
 	if err != nil {
 		return err
@@ -41,7 +44,11 @@ func (x *exportRun) number() error {
 		if id == nil {
 			break
 		}
-		internals = append(internals, slices.Clone(id))
+		if len(flat)+len(id) > cap(flat) {
+			flat = make([]byte, 0, max(64<<10, len(id)))
+		}
+		flat = append(flat, id...)
+		internals = append(internals, flat[len(flat)-len(id):len(flat):len(flat)])
 	}
 	dr.Close()
 	docs, err := x.refs(internals)
@@ -54,18 +61,17 @@ func (x *exportRun) number() error {
 		}
 		return strings.Compare(a.id, b.id)
 	})
-	x.docs, x.docNum = docs, &docNumbers{}
+	x.docs, x.docNum = docs, &docNumbers{byNum: make([]uint32, 0, len(docs))}
 	for i, d := range docs {
 		x.docNum.set(d.internal, uint32(i))
 	}
 	x.st.Docs = len(docs)
 	x.ids = make([]string, len(docs))
-	sortKeys := make([]string, len(docs))
 	for i, d := range docs {
-		x.ids[i], sortKeys[i] = d.id, d.sortKey
+		x.ids[i] = d.id
 	}
 	x.next = &exportState{Options: optionsKey(x.opts), DocCount: x.docCount,
-		Numbering: numberingKey(x.ids, sortKeys), Index: x.ex.ix.RecordsKey()}
+		Numbering: numberingKey(docs), Index: x.ex.ix.RecordsKey()}
 	return nil
 }
 
