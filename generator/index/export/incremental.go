@@ -505,7 +505,9 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 		}
 		ck := termCheck{termKey: k}
 		ck.old, ck.had = cs.terms[k]
-		if ck.had && (ck.old.df == dupDF || ck.old.decode() != nil) {
+		// the old postings are compared where they are, in the cache
+		// file, not decoded into memory
+		if ck.had && (ck.old.df == dupDF || ck.old.each(func(posting) bool { return true }) != nil) {
 			return nil, false
 		}
 		dict := fields[k.field]
@@ -550,15 +552,34 @@ func readChecks(checks []termCheck, read termReader, changed []uint32) {
 	wg.Wait()
 }
 
-// sameAt reports whether ft's postings of docs (sorted) are ps (freq 0:
-// none).
+// sameAt reports whether ft's postings (decoded or not) of docs (sorted)
+// are ps (freq 0: none).
 func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
-	for i, d := range docs {
-		j, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) })
-		switch {
-		case !found && ps[i].freq != 0, found && ps[i].freq == 0:
+	i, same := 0, true
+	err := ft.each(func(p posting) bool {
+		for ; i < len(docs) && docs[i] < p.doc; i++ {
+			if ps[i].freq != 0 { // a posting ft lacks
+				same = false
+				return false
+			}
+		}
+		if i == len(docs) {
 			return false
-		case found && (ft.posts[j].freq != ps[i].freq || math.Float32bits(ft.posts[j].norm) != math.Float32bits(ps[i].norm)):
+		}
+		if docs[i] == p.doc {
+			if ps[i].freq != p.freq || math.Float32bits(ps[i].norm) != math.Float32bits(p.norm) {
+				same = false
+				return false
+			}
+			i++
+		}
+		return true
+	})
+	if err != nil || !same {
+		return false
+	}
+	for ; i < len(docs); i++ {
+		if ps[i].freq != 0 {
 			return false
 		}
 	}
@@ -595,18 +616,20 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 	return changed, got, nil
 }
 
-// samePostings reports whether two reads of a term are the same.
+// samePostings reports whether two reads of a term are the same (a
+// decoded or not, b decoded).
 func samePostings(a, b *fieldTerm) bool {
-	if a.df != b.df || len(a.posts) != len(b.posts) {
+	if a.df != b.df || a.count() != len(b.posts) {
 		return false
 	}
-	for i, p := range a.posts {
+	i, same := 0, true
+	err := a.each(func(p posting) bool {
 		q := b.posts[i]
-		if p.doc != q.doc || p.freq != q.freq || math.Float32bits(p.norm) != math.Float32bits(q.norm) {
-			return false
-		}
-	}
-	return true
+		i++
+		same = p.doc == q.doc && p.freq == q.freq && math.Float32bits(p.norm) == math.Float32bits(q.norm)
+		return same
+	})
+	return err == nil && same
 }
 
 // hasAll reports whether the files named by names (key → hash, under

@@ -405,8 +405,8 @@ func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm
 	if len(pt.long) > 0 && total >= opts.HeadMin {
 		// the tails are encoded here and dropped: in memory reused from
 		// term to term
-		tb := tailScratch.Get().(*[]posting)
-		defer tailScratch.Put(tb)
+		tb := postingsScratch.Get().(*[]posting)
+		defer postingsScratch.Put(tb)
 		var head *termHead
 		head, tails, *tb = termHeadInto(group, pt.long, docCount, opts.HeadSize, (*tb)[:0])
 		pt.fallbacks += head.encode(&pt.headEnc)
@@ -618,8 +618,9 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 	return h, tails
 }
 
-// tailScratch holds the memory of termHeadInto's tails, reused.
-var tailScratch = sync.Pool{New: func() any { return new([]posting) }}
+// postingsScratch holds working lists of postings (termHeadInto's tails,
+// sortPostings' radix buffer), reused from term to term.
+var postingsScratch = sync.Pool{New: func() any { return new([]posting) }}
 
 // termHeadInto is termHeadOf with the tails in buf, grown as needed; it
 // returns buf for the next term.

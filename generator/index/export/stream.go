@@ -346,7 +346,9 @@ func sortPostings(ps []posting) {
 		slices.SortFunc(ps, cmpPosting)
 		return
 	}
-	radixSort(ps, func(p posting) uint32 { return p.doc })
+	tb := postingsScratch.Get().(*[]posting)
+	*tb = radixSortBuf(ps, *tb, func(p posting) uint32 { return p.doc })
+	postingsScratch.Put(tb)
 }
 
 // radixSort sorts xs by key, stably (LSD radix, 11 bits a pass: keys

@@ -148,6 +148,40 @@ func (ft *fieldTerm) decode() error {
 	return nil
 }
 
+// each calls fn with each posting, in order, decoded or not (then read
+// in place), until fn returns false.
+func (ft *fieldTerm) each(fn func(p posting) bool) error {
+	if !ft.undecoded {
+		for _, p := range ft.posts {
+			if !fn(p) {
+				return nil
+			}
+		}
+		return nil
+	}
+	r := cachefile.NewReader(ft.raw)
+	doc := uint32(0)
+	for range ft.n {
+		doc += uint32(r.Uvarint())
+		p := posting{doc: doc, freq: uint32(r.Uvarint())}
+		if l := r.Uvarint(); l > 0 {
+			p.norm = float32(1 / math.Sqrt(float64(l)))
+		} else {
+			p.norm = math.Float32frombits(r.Uint32())
+		}
+		if r.Err() != nil {
+			return errTermCache
+		}
+		if !fn(p) {
+			return nil
+		}
+	}
+	if r.Done() != nil {
+		return errTermCache
+	}
+	return nil
+}
+
 // count is the term's number of postings.
 func (ft *fieldTerm) count() int {
 	if ft.undecoded {
