@@ -460,16 +460,16 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 			continue
 		}
 		cs := inc.cache.shard(i)
-		if cs.terms == nil {
+		if cs.body == nil || cs.dup {
 			return nil, false
 		}
-		for _, ft := range cs.terms {
-			if ft.df == dupDF {
-				return nil, false
+		err := cs.each(func(term []byte, ft *fieldTerm) {
+			if !fresh[ft.field][string(term)] && ft.holdsAny(inc.changed) {
+				cands = append(cands, termKey{ft.field, string(term)})
 			}
-			if !fresh[ft.field][ft.term] && ft.holdsAny(inc.changed) {
-				cands = append(cands, termKey{ft.field, ft.term})
-			}
+		})
+		if err != nil {
+			return nil, false
 		}
 	}
 	slices.SortFunc(cands, func(a, b termKey) int {
@@ -500,11 +500,11 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 	checks := make([]termCheck, 0, len(cands))
 	for _, k := range cands {
 		cs := c.shard(c.shardOf(k.term))
-		if cs.terms == nil {
+		if cs.body == nil || cs.dup {
 			return nil, false
 		}
 		ck := termCheck{termKey: k}
-		ck.old, ck.had = cs.terms[k]
+		ck.old, ck.had = cs.lookup(k)
 		// the old postings are compared where they are, in the cache
 		// file, not decoded into memory
 		if ck.had && (ck.old.df == dupDF || ck.old.each(func(posting) bool { return true }) != nil) {

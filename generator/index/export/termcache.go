@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -272,72 +273,161 @@ func writeTermCache(dir, hash string, file []byte) []byte {
 
 var errTermCache = errors.New("index: term cache file damaged")
 
-// readTermCache decodes a shard's cache file body: (field, term) →
-// postings, left undecoded, and term → the dictionary entry
-// (cachedEntry). The postings, prepared encodings and entry bytes are
-// sub-slices of body (a mapping: termCache.shard); the terms are copied.
-func readTermCache(body []byte) (map[termKey]fieldTerm, map[string]cachedEntry, error) {
-	// A rough count of entries from the body's size (a few dozen bytes
-	// each, most of them short): the maps then grow once or not at all.
-	guess := min(len(body)/64, 1<<16)
-	terms, entries := make(map[termKey]fieldTerm, guess), make(map[string]cachedEntry, guess)
-	// the entries' field lists share one slice, grown as needed
-	fieldBuf := make([]int, 0, guess)
+// A cache file is indexed, not decoded: indexTermCache notes where each
+// entry starts (the entries are in dictionary order, so a term is found
+// by binary search) and decodes its prefix lists; an entry is decoded
+// when asked for (entryAt), in place. Maps of every term of the hundred
+// or so files a one-record export opens cost more fresh memory than the
+// rest of the export.
+func indexTermCache(body []byte) (*cachedShard, error) {
+	cs := &cachedShard{body: body, lists: map[string]*preparedList{}}
 	r := cachefile.NewReader(body)
 	at := func() int { return len(body) - r.Len() }
+	var prev []byte
 	for r.Len() > 0 {
 		start := at()
-		var e cachedEntry
-		term := ""
 		nFields := r.Count()
 		if nFields == 0 {
 			// a prefix list (appendList)
 			pl := readList(r, body, start)
 			if r.Err() != nil {
-				return nil, nil, errTermCache
+				return nil, errTermCache
 			}
-			entries["\x00"+listKey(pl.prefix, pl.field)] = cachedEntry{list: pl}
+			cs.lists[listKey(pl.prefix, pl.field)] = pl
 			continue
 		}
-		f0 := len(fieldBuf)
+		var term []byte
+		seen := uint64(0) // fields of the entry (index.Fields: fewer than 64)
 		for range nFields {
-			from := at()
-			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: r.String(), df: r.Uvarint(), undecoded: true}
+			fi := r.Int(len(index.Fields) - 1)
+			term = r.Bytes()
+			r.Uvarint() // df
+			r.Count()   // n
+			r.Bytes()   // postings
+			if seen&(1<<fi) != 0 {
+				cs.dup = true // two raw terms of one form
+			}
+			seen |= 1 << fi
+		}
+		r.Bytes() // prepared
+		if r.Err() != nil || start > math.MaxUint32 {
+			return nil, errTermCache
+		}
+		switch c := bytes.Compare(prev, term); {
+		case c == 0 && prev != nil:
+			cs.dup = true
+		case c > 0:
+			return nil, errTermCache // not in dictionary order
+		}
+		prev = term
+		cs.offs = append(cs.offs, uint32(start))
+	}
+	return cs, nil
+}
+
+// cachedEntry is a dictionary entry of a cache file: its fields'
+// postings (undecoded, term as asked), its prepared encoding and its
+// bytes in the file.
+type cachedEntry struct {
+	fields   []fieldTerm
+	prepared []byte
+	bytes    []byte
+}
+
+// entryAt decodes the entry of term at offset off of the body.
+func (cs *cachedShard) entryAt(off int, term string) (cachedEntry, error) {
+	body := cs.body
+	r := cachefile.NewReader(body[off:])
+	at := func() int { return len(body) - r.Len() }
+	var e cachedEntry
+	e.fields = make([]fieldTerm, r.Count())
+	for i := range e.fields {
+		from := at()
+		ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: term, undecoded: true}
+		r.Bytes() // the term
+		ft.df = r.Uvarint()
+		ft.n = r.Count()
+		ft.raw = r.Bytes()
+		if r.Err() != nil {
+			return cachedEntry{}, errTermCache
+		}
+		ft.cached = body[from:at():at()]
+		e.fields[i] = ft
+	}
+	e.prepared = r.Bytes()
+	if r.Err() != nil {
+		return cachedEntry{}, errTermCache
+	}
+	e.bytes = body[off:at():at()]
+	return e, nil
+}
+
+// termAt is the term of the entry at offset off (a sub-slice of the
+// body).
+func (cs *cachedShard) termAt(off uint32) []byte {
+	r := cachefile.NewReader(cs.body[off:])
+	r.Count()
+	r.Uvarint()
+	return r.Bytes()
+}
+
+// find returns the entry of term, if the file has it.
+func (cs *cachedShard) find(term string) (cachedEntry, bool) {
+	if cs.body == nil || cs.dup {
+		return cachedEntry{}, false
+	}
+	k, found := sort.Find(len(cs.offs), func(k int) int {
+		// comparisons of string(b) do not copy b
+		switch t := cs.termAt(cs.offs[k]); {
+		case string(t) == term:
+			return 0
+		case string(t) < term:
+			return 1
+		}
+		return -1
+	})
+	if !found {
+		return cachedEntry{}, false
+	}
+	e, err := cs.entryAt(int(cs.offs[k]), term)
+	return e, err == nil
+}
+
+// lookup returns the postings of (field, term) in the file, if it has
+// them.
+func (cs *cachedShard) lookup(k termKey) (fieldTerm, bool) {
+	e, ok := cs.find(k.term)
+	if !ok {
+		return fieldTerm{}, false
+	}
+	for _, ft := range e.fields {
+		if ft.field == k.field {
+			return ft, true
+		}
+	}
+	return fieldTerm{}, false
+}
+
+// each calls fn with the postings of every (field, term) of the file, in
+// order; ft.term is empty, term is the term in the file (fn copies what
+// it keeps).
+func (cs *cachedShard) each(fn func(term []byte, ft *fieldTerm)) error {
+	for _, off := range cs.offs {
+		r := cachefile.NewReader(cs.body[off:])
+		n := r.Count()
+		for range n {
+			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), undecoded: true}
+			term := r.Bytes()
+			ft.df = r.Uvarint()
 			ft.n = r.Count()
 			ft.raw = r.Bytes()
 			if r.Err() != nil {
-				return nil, nil, errTermCache
+				return errTermCache
 			}
-			ft.cached = body[from:at():at()]
-			key := termKey{ft.field, ft.term}
-			if _, dup := terms[key]; dup {
-				ft = fieldTerm{df: dupDF}
-			}
-			terms[key] = ft
-			fieldBuf = append(fieldBuf, key.field)
-			term = key.term
+			fn(term, &ft)
 		}
-		e.fields = fieldBuf[f0:len(fieldBuf):len(fieldBuf)]
-		e.prepared = r.Bytes()
-		if r.Err() != nil {
-			return nil, nil, errTermCache
-		}
-		e.bytes = body[start:at():at()]
-		if _, dup := entries[term]; dup {
-			e = cachedEntry{}
-		}
-		entries[term] = e
 	}
-	return terms, entries, nil
-}
-
-// cachedEntry is a dictionary entry of a cache file: its fields, its
-// prepared encoding and its bytes in the file.
-type cachedEntry struct {
-	fields   []int
-	prepared []byte
-	bytes    []byte
-	list     *preparedList // a prefix list's entry, under "\x00" + its listKey
+	return nil
 }
 
 // termCache serves an incremental export the unchanged terms of the
@@ -366,11 +456,12 @@ type termCache struct {
 // hands out (postings, prepared encodings) refers to the mapping, which
 // termCache.close (or forget) unmaps once the export is done with them.
 type cachedShard struct {
-	once    sync.Once
-	mu      sync.Mutex
-	m       *cachefile.Mapping
-	terms   map[termKey]fieldTerm
-	entries map[string]cachedEntry
+	once  sync.Once
+	m     *cachefile.Mapping
+	body  []byte                   // the file's body (nil: missing or damaged)
+	offs  []uint32                 // where each dictionary entry starts in body
+	lists map[string]*preparedList // by listKey
+	dup   bool                     // a (field, term) twice: not used
 }
 
 // newTermCache makes the cache of an incremental export: prev is the
@@ -404,12 +495,12 @@ func (c *termCache) shard(k int) *cachedShard {
 		if err != nil {
 			return
 		}
-		if cs.terms, cs.entries, err = readTermCache(body); err != nil {
-			cs.terms, cs.entries = nil, nil
+		read, err := indexTermCache(body)
+		if err != nil {
 			m.Close()
 			return
 		}
-		cs.m = m
+		cs.body, cs.offs, cs.lists, cs.dup, cs.m = read.body, read.offs, read.lists, read.dup, m
 	})
 	return cs
 }
@@ -440,9 +531,7 @@ func (c *termCache) close() {
 // unmap waits for the shard's reading, if begun, and unmaps its file.
 func (cs *cachedShard) unmap() {
 	cs.once.Do(func() {}) // a read under way ends first
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	cs.terms, cs.entries = nil, nil
+	cs.body, cs.offs, cs.lists = nil, nil, nil
 	cs.m.Close()
 	cs.m = nil
 }
@@ -468,12 +557,8 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if c.fresh[field][term] && !verified {
 		return fieldTerm{}, false
 	}
-	cs := c.shard(c.shardOf(term))
-	cs.mu.Lock()
-	ft, ok := cs.terms[key]
-	delete(cs.terms, key)
-	cs.mu.Unlock()
-	if !ok || ft.df == dupDF {
+	ft, ok := c.shard(c.shardOf(term)).lookup(key)
+	if !ok {
 		return fieldTerm{}, false
 	}
 	if !verified && ft.holdsAny(c.changed) {
@@ -496,12 +581,7 @@ func (c *termCache) preparedList(prefix string, field int, first string, nTerms 
 	if !ok {
 		return nil
 	}
-	cs := c.shard(h)
-	cs.mu.Lock()
-	e := cs.entries["\x00"+k]
-	delete(cs.entries, "\x00"+k)
-	cs.mu.Unlock()
-	pl := e.list
+	pl := c.shard(h).lists[k]
 	if pl == nil || pl.first != first || pl.nTerms != nTerms || pl.sum != sum {
 		return nil
 	}
@@ -522,17 +602,12 @@ func (c *termCache) prepared(group []fieldTerm) *preparedTerm {
 			return nil
 		}
 	}
-	term := group[0].term
-	cs := c.shard(c.shardOf(term))
-	cs.mu.Lock()
-	e, ok := cs.entries[term]
-	delete(cs.entries, term)
-	cs.mu.Unlock()
+	e, ok := c.shard(c.shardOf(group[0].term)).find(group[0].term)
 	if !ok || len(e.prepared) == 0 || len(e.fields) != len(group) {
 		return nil
 	}
-	for i, fi := range e.fields {
-		if group[i].field != fi {
+	for i := range e.fields {
+		if group[i].field != e.fields[i].field {
 			return nil
 		}
 	}
