@@ -72,8 +72,8 @@ type exportState struct {
 // list the prefix lists they hold; 3: and have term cache files; 4:
 // filters kept; 5: id index kept; 6: framed as a cache file; 7: pattern
 // words; 8: pattern sums and keys files; 9: shards' doc sets encoded,
-// pattern words in a file of their own; 10: doc sets in a section of
-// their own, before the gob of the rest: statefile.go).
+// pattern words in a file of their own; 10: doc sets and filter sums in
+// sections of their own, before the gob of the rest: statefile.go).
 const (
 	exportStateKind    = "export state"
 	exportStateVersion = 10

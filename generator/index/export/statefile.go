@@ -12,8 +12,8 @@ import (
 )
 
 // The state file's body: uvarint(shards), then each shard's doc set as a
-// byte string, then the gob of the rest of the state. The doc sets are
-// most of its bytes (a bitset of the records for a shard of common
+// byte string; the filter sums (filterOut.sums) as a byte string; then
+// the gob of the rest of the state. The doc sets are most of its bytes (a bitset of the records for a shard of common
 // terms); out of the gob they are written straight from where they are
 // (the previous state's mapping, for the shards an incremental export
 // kept) through a small buffer, and read in place from the mapped file,
@@ -34,6 +34,12 @@ func saveExportState(dir string, s *exportState, marker string) error {
 		w.Write(binary.AppendUvarint(head[:0], uint64(len(s.Shards[i].docs))))
 		w.Write(s.Shards[i].docs)
 	}
+	var sums []byte
+	if s.Filters != nil {
+		sums = s.Filters.sums
+	}
+	w.Write(binary.AppendUvarint(head[:0], uint64(len(sums))))
+	w.Write(sums)
 	if err := gob.NewEncoder(w).Encode(s); err != nil {
 		w.Abort()
 		return err
@@ -64,6 +70,7 @@ func decodeExportState(body []byte) (*exportState, error) {
 	for i := range docs {
 		docs[i] = r.Bytes()
 	}
+	sums := r.Bytes()
 	if r.Err() != nil {
 		return nil, r.Err()
 	}
@@ -76,6 +83,9 @@ func decodeExportState(body []byte) (*exportState, error) {
 	}
 	for i := range docs {
 		s.Shards[i].docs = docs[i]
+	}
+	if s.Filters != nil {
+		s.Filters.sums = sums
 	}
 	return &s, nil
 }
