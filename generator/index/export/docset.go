@@ -5,15 +5,15 @@ import (
 	"math/bits"
 )
 
-// A shard's doc set (shardOut.Docs: the docs with a posting in it) is
+// A shard's doc set (shardOut.docs: the docs with a posting in it) is
 // kept in the export state for the next export, which asks it whether a
 // changed record had postings there. A bitset of every doc per shard
 // makes the state grow with shards × records (tens of megabytes at
 // 100,000 records, to decode on every rebuild), and most shards hold a
-// small part of the records; so a set is stored as bytes (gob copies
-// them), whichever is shorter of the gaps between its docs (uvarints
-// after a 0 byte) and its bitset (little-endian words after a 1 byte),
-// and it is read in place.
+// small part of the records; so a set is stored as bytes, whichever is
+// shorter of the gaps between its docs (uvarints after a 0 byte) and its
+// bitset (little-endian words after a 1 byte), and it is read in place,
+// in the mapped state file (statefile.go).
 const (
 	docSetGaps   = 0
 	docSetBitset = 1

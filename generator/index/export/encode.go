@@ -1,6 +1,8 @@
 package export
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"sync"
@@ -169,4 +171,23 @@ func jsString(s string) string {
 	b.WriteString(s)
 	b.WriteByte('"')
 	return b.String()
+}
+
+// jsonAppender appends values as encoding/json's Marshal writes them
+// (HTML-safe escaping, map keys sorted), through one reused buffer
+// rather than a fresh slice per value.
+type jsonAppender struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func (j *jsonAppender) append(dst []byte, v any) ([]byte, error) {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.buf)
+	}
+	j.buf.Reset()
+	if err := j.enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return append(dst, bytes.TrimSuffix(j.buf.Bytes(), []byte{'\n'})...), nil
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"sort"
 	"strings"
@@ -24,7 +25,8 @@ import (
 )
 
 // FileWriter receives the exported files, with paths relative to the site
-// root (all under Options.Dir).
+// root (all under Options.Dir). data is valid only during the call: the
+// export builds the next file in the same memory.
 type FileWriter interface {
 	WriteFile(rel string, data []byte) error
 }
@@ -184,6 +186,7 @@ type Exporter struct {
 	ix      *index.Index
 	ch      index.Changes // the records indexed since ix was opened
 	pending *exportState
+	saved   bool // SaveState saved pending (and let go of it)
 }
 
 // New returns an Exporter of ix.
@@ -221,7 +224,10 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 			return st, err
 		}
 	}
-	ex.pending = x.next
+	if ex.pending != nil {
+		ex.pending.m.Close() // an export not saved: nothing refers to it now
+	}
+	ex.pending, ex.saved = x.next, false
 	st.Duration = time.Since(start)
 	return st, nil
 }
@@ -345,19 +351,36 @@ type exportWriter struct {
 	// it would get. (Other names hold 32 bits: those files are written, and
 	// the writer compares their bytes.)
 	keepSame func(rel string) bool
+	// file holds the file being written (FileWriter does not keep it):
+	// one buffer for every file rather than fresh memory for each.
+	file   []byte
+	hasher hash.Hash // of content-named files
+	// body and js build a dictionary shard's data (shardWriter.flushShard)
+	body []byte
+	js   jsonAppender
 }
 
 // script writes the chunk of key as <key>.<hash>.js, hash = nameHash of
 // the file's bytes, and returns the hash.
 func (w *exportWriter) script(kind, key, body string) (string, error) {
-	data := "errdocsSearch.load(" + jsString(key) + "," + body + ");\n"
-	h := nameHash([]byte(data))
-	return h, w.write(kind, key+"."+h+".js", data)
+	data := append(w.file[:0], "errdocsSearch.load(\""...)
+	data = append(data, key...)
+	data = append(data, "\","...)
+	data = append(data, body...)
+	data = append(data, ");\n"...)
+	w.file = data
+	h := nameHash(data)
+	return h, w.writeBytes(kind, key+"."+h+".js", data)
 }
 
 // write writes one file under the export folder and counts it.
 func (w *exportWriter) write(kind, name, text string) error {
-	data := []byte(text)
+	w.file = append(w.file[:0], text...)
+	return w.writeBytes(kind, name, w.file)
+}
+
+// writeBytes writes one file under the export folder and counts it.
+func (w *exportWriter) writeBytes(kind, name string, data []byte) error {
 	rel := w.dir + "/" + name
 	if err := w.out.WriteFile(rel, data); err != nil {
 		return err
@@ -419,22 +442,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// splitTop returns the n best of posts (worse as for topN) and the others,
-// both in their order in posts.
-func splitTop[T any](posts []T, n int, worse func(a, b int32) bool) (head, rest []T) {
-	in := topN(len(posts), n, worse)
-	head = make([]T, 0, n)
-	rest = make([]T, 0, max(len(posts)-n, 0))
-	for i, p := range posts {
-		if in[i] {
-			head = append(head, p)
-		} else {
-			rest = append(rest, p)
-		}
-	}
-	return head, rest
 }
 
 // topN marks the n best of count items, worse(a, b) saying that item a

@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -48,7 +49,15 @@ type filterOut struct {
 	Index map[string]string // filter field → key of its value list
 	Names map[string]string // value list key → hash, for the manifest
 	Files []string          // every file written (site paths)
-	Sums  []uint64          // per doc number: FilterSum of its values
+	// sums: per doc number, FilterSum of its values, 8 bytes little-endian
+	// each; in a section of the state file of its own (statefile.go),
+	// where a kept export reads the changed records' alone
+	sums []byte
+}
+
+// sum is doc's FilterSum.
+func (f *filterOut) sum(doc int) uint64 {
+	return binary.LittleEndian.Uint64(f.sums[8*doc:])
 }
 
 // filtersSame reports whether the filter files of the previous export
@@ -56,12 +65,12 @@ type filterOut struct {
 // and the files are in the published site.
 func (ex *Exporter) filtersSame(inc *incremental, ids []string) bool {
 	f := inc.prev.Filters
-	if f == nil || len(f.Sums) != len(ids) || ex.ch.FilterSums == nil {
+	if f == nil || len(f.sums) != 8*len(ids) || ex.ch.FilterSums == nil {
 		return false
 	}
 	for _, d := range inc.changed {
 		sum, ok := ex.ch.FilterSums[ids[d]]
-		if !ok || sum != f.Sums[d] {
+		if !ok || sum != f.sum(int(d)) {
 			return false
 		}
 	}
@@ -74,8 +83,8 @@ func (ex *Exporter) filtersSame(inc *incremental, ids []string) bool {
 }
 
 func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nDocs, target int) (*filterOut, error) {
-	out := &filterOut{Names: map[string]string{}, Sums: make([]uint64, nDocs), Index: map[string]string{}}
-	ff := &filterFiles{w: w, out: out, target: target}
+	out := &filterOut{Names: map[string]string{}, Index: map[string]string{}}
+	ff := &filterFiles{w: w, out: out, target: target, sums: make([]uint64, nDocs)}
 	var lists []valueList
 	for _, name := range index.FilterFields {
 		l, err := ff.field(r, docNum, name, nDocs)
@@ -87,6 +96,10 @@ func exportFilters(r bindex.IndexReader, w *exportWriter, docNum *docNumbers, nD
 	}
 	if err := ff.flush(); err != nil {
 		return nil, err
+	}
+	out.sums = make([]byte, 0, 8*nDocs)
+	for _, sum := range ff.sums {
+		out.sums = binary.LittleEndian.AppendUint64(out.sums, sum)
 	}
 	// Value lists are written once every filter file has its hashed name.
 	for _, l := range lists {
@@ -112,6 +125,7 @@ type filterFiles struct {
 	w      *exportWriter
 	out    *filterOut
 	target int
+	sums   []uint64 // per doc number: FilterSum of its values
 	file   cvWriter
 	fileNo int
 	cut    bool
@@ -136,8 +150,8 @@ func (ff *filterFiles) field(r bindex.IndexReader, docNum *docNumbers, name stri
 		}
 		sum := index.FilterSum(name, v)
 		for _, d := range list {
-			if int(d) < len(ff.out.Sums) {
-				ff.out.Sums[d] += sum
+			if int(d) < len(ff.sums) {
+				ff.sums[d] += sum
 			}
 		}
 		s, kind := encodeDocList(list, nDocs)

@@ -1,10 +1,8 @@
 package export
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
@@ -64,16 +62,21 @@ type exportState struct {
 	KHashes []string
 	Filters *filterOut
 	IDNames map[string]string // id index files: key → hash
+	// m is the mapped state file that the doc sets of Shards refer to:
+	// this state's, or, for a state made by an incremental export, that
+	// of the previous state whose shards it kept (nil: none).
+	m *cachefile.Mapping
 }
 
-// The state is a gob in an internal/cachefile of this kind and version
-// (2: shards list the prefix lists they hold; 3: and have term cache
-// files; 4: filters kept; 5: id index kept; 6: framed as a cache file;
-// 7: pattern words; 8: pattern sums and keys files; 9: shards' doc sets
-// encoded, pattern words in a file of their own).
+// The state is an internal/cachefile of this kind and version (2: shards
+// list the prefix lists they hold; 3: and have term cache files; 4:
+// filters kept; 5: id index kept; 6: framed as a cache file; 7: pattern
+// words; 8: pattern sums and keys files; 9: shards' doc sets encoded,
+// pattern words in a file of their own; 10: doc sets and filter sums in
+// sections of their own, before the gob of the rest: statefile.go).
 const (
 	exportStateKind    = "export state"
-	exportStateVersion = 9
+	exportStateVersion = 10
 	exportStateFile    = "export.state"
 	// oldExportStateFile is the state of versions up to 5, removed when
 	// a state is saved.
@@ -102,17 +105,19 @@ func optionsKey(o Options) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
-// numberingKey fingerprints the doc numbering. The fields are gathered
+// numberingKey fingerprints the doc numbering (ids and sort keys in doc
+// number order). The fields are gathered
 // in a buffer hashed a chunk at a time: four small writes per record cost
 // more than the hashing.
-func numberingKey(ids, sortKeys []string) [32]byte {
+func numberingKey(docs []docRef) [32]byte {
 	h := sha256.New()
 	buf := make([]byte, 0, 64<<10)
-	for i := range ids {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(ids[i])))
-		buf = append(buf, ids[i]...)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(sortKeys[i])))
-		buf = append(buf, sortKeys[i]...)
+	for i := range docs {
+		id, sortKey := docs[i].id, docs[i].sortKey
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(id)))
+		buf = append(buf, id...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(sortKey)))
+		buf = append(buf, sortKey...)
 		if len(buf) >= 60<<10 {
 			h.Write(buf)
 			buf = buf[:0]
@@ -125,6 +130,9 @@ func numberingKey(ids, sortKeys []string) [32]byte {
 // SaveState keeps what the last Export left for the next one, once
 // its files are published in the site whose build marker is marker.
 func (ex *Exporter) SaveState(marker string) error {
+	if ex.saved {
+		return nil // saved already
+	}
 	if ex.pending == nil {
 		err := os.Remove(filepath.Join(ex.ix.Dir(), exportStateFile))
 		if errors.Is(err, os.ErrNotExist) {
@@ -140,7 +148,12 @@ func (ex *Exporter) SaveState(marker string) error {
 		}
 		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
 	}
-	if err := saveExportState(ex.ix.Dir(), &s, marker); err != nil {
+	err := saveExportState(ex.ix.Dir(), &s, marker)
+	// The state is saved or not, and the pending one (whose doc sets may
+	// refer to the mapping of the previous state) is done with.
+	ex.pending, ex.saved = nil, true
+	s.m.Close()
+	if err != nil {
 		return err
 	}
 	return pruneTermCache(filepath.Join(ex.ix.Dir(), termCacheDir), s.Shards)
@@ -162,17 +175,6 @@ func (ex *Exporter) freshTerms() []map[string]bool {
 	return out
 }
 
-func saveExportState(dir string, s *exportState, marker string) error {
-	s.Marker = marker
-	var b bytes.Buffer
-	b.Write(cachefile.Begin(nil, exportStateKind, exportStateVersion))
-	if err := gob.NewEncoder(&b).Encode(s); err != nil {
-		return err
-	}
-	os.Remove(filepath.Join(dir, oldExportStateFile))
-	return cachefile.WriteFile(filepath.Join(dir, exportStateFile), cachefile.Seal(b.Bytes()))
-}
-
 // MoveState carries the state of the export published in the site
 // marked from over to the site marked to, when a build kept that export
 // whole (the index in dir was not opened).
@@ -181,6 +183,9 @@ func MoveState(dir, from, to string) error {
 		return nil // the same site: the state is valid as it is
 	}
 	s, err := loadExportState(dir)
+	if err == nil {
+		defer s.m.Close()
+	}
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, cachefile.ErrOther) || errors.Is(err, cachefile.ErrDamaged) ||
 		(err == nil && s.Marker != from) {
 		return nil // nothing to carry: the next export is made whole
@@ -193,18 +198,6 @@ func MoveState(dir, from, to string) error {
 }
 
 func (ex *Exporter) loadExportState() (*exportState, error) { return loadExportState(ex.ix.Dir()) }
-
-func loadExportState(dir string) (*exportState, error) {
-	body, err := cachefile.ReadFile(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
-	if err != nil {
-		return nil, err
-	}
-	var s exportState
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", cachefile.ErrDamaged, err)
-	}
-	return &s, nil
-}
 
 // incremental is the plan of an incremental export.
 type incremental struct {
@@ -225,7 +218,7 @@ type incremental struct {
 	// verified holds the cache keys of the terms a changed record holds
 	// or held whose postings did not change (found so by probing bleve
 	// for the changed records' postings alone): the cache gives them.
-	verified map[string]bool
+	verified map[termKey]bool
 }
 
 // termReader reads a term's postings from bleve (read), or its document
@@ -247,6 +240,8 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 	inc.cache = newTermCache(inc.cacheDir, inc.prev.Shards, inc.changed, fresh)
 	changedTerms, preread, ok, err := inc.changedTerms(fields, fresh, read)
 	if err != nil {
+		inc.cache.close()
+		inc.prev.m.Close()
 		return nil, err
 	}
 	if ok {
@@ -256,8 +251,12 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 		inc.markAll(fields, ex.ch.Terms)
 	}
 	if !inc.keptPublished() {
+		inc.cache.close()
+		inc.prev.m.Close()
 		return nil, nil
 	}
+	// the shards it keeps refer to the previous state's mapping
+	next.m = inc.prev.m
 	return inc, nil
 }
 
@@ -269,11 +268,13 @@ func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string
 		return nil
 	}
 	prev, err := ex.loadExportState()
-	if err != nil || prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
-		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 {
+	if err != nil {
 		return nil
 	}
-	if len(ex.ch.Terms) > index.MaxChanged {
+	if prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
+		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 ||
+		len(ex.ch.Terms) > index.MaxChanged {
+		prev.m.Close()
 		return nil
 	}
 	num := make(map[string]uint32, len(ex.ch.Terms))
@@ -283,6 +284,7 @@ func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string
 		}
 	}
 	if len(num) != len(ex.ch.Terms) {
+		prev.m.Close()
 		return nil
 	}
 	inc := &incremental{prev: prev, opts: opts, affected: make([]bool, len(prev.Shards)), nDocs: len(ids),
@@ -434,10 +436,10 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 	readChecks(checks, read, inc.changed)
 	changed, got, err = judge(checks)
 	inc.checked = len(checks)
-	inc.verified = map[string]bool{}
+	inc.verified = map[termKey]bool{}
 	for i := range checks {
 		if ck := &checks[i]; ck.same {
-			inc.verified[cacheKey(ck.field, ck.term)] = true
+			inc.verified[ck.termKey] = true
 		}
 	}
 	return changed, got, err == nil, err
@@ -458,16 +460,16 @@ func (inc *incremental) candidates(fresh []map[string]bool) ([]termKey, bool) {
 			continue
 		}
 		cs := inc.cache.shard(i)
-		if cs.terms == nil {
+		if cs.body == nil || cs.dup {
 			return nil, false
 		}
-		for _, ft := range cs.terms {
-			if ft.df == dupDF {
-				return nil, false
+		err := cs.each(func(term []byte, ft *fieldTerm) {
+			if !fresh[ft.field][string(term)] && ft.holdsAny(inc.changed) {
+				cands = append(cands, termKey{ft.field, string(term)})
 			}
-			if !fresh[ft.field][ft.term] && ft.holdsAny(inc.changed) {
-				cands = append(cands, termKey{ft.field, ft.term})
-			}
+		})
+		if err != nil {
+			return nil, false
 		}
 	}
 	slices.SortFunc(cands, func(a, b termKey) int {
@@ -498,12 +500,14 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 	checks := make([]termCheck, 0, len(cands))
 	for _, k := range cands {
 		cs := c.shard(c.shardOf(k.term))
-		if cs.terms == nil {
+		if cs.body == nil || cs.dup {
 			return nil, false
 		}
 		ck := termCheck{termKey: k}
-		ck.old, ck.had = cs.terms[cacheKey(k.field, k.term)]
-		if ck.had && (ck.old.df == dupDF || ck.old.decode() != nil) {
+		ck.old, ck.had = cs.lookup(k)
+		// the old postings are compared where they are, in the cache
+		// file, not decoded into memory
+		if ck.had && (ck.old.df == dupDF || ck.old.each(func(posting) bool { return true }) != nil) {
 			return nil, false
 		}
 		dict := fields[k.field]
@@ -548,15 +552,34 @@ func readChecks(checks []termCheck, read termReader, changed []uint32) {
 	wg.Wait()
 }
 
-// sameAt reports whether ft's postings of docs (sorted) are ps (freq 0:
-// none).
+// sameAt reports whether ft's postings (decoded or not) of docs (sorted)
+// are ps (freq 0: none).
 func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
-	for i, d := range docs {
-		j, found := slices.BinarySearchFunc(ft.posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) })
-		switch {
-		case !found && ps[i].freq != 0, found && ps[i].freq == 0:
+	i, same := 0, true
+	err := ft.each(func(p posting) bool {
+		for ; i < len(docs) && docs[i] < p.doc; i++ {
+			if ps[i].freq != 0 { // a posting ft lacks
+				same = false
+				return false
+			}
+		}
+		if i == len(docs) {
 			return false
-		case found && (ft.posts[j].freq != ps[i].freq || math.Float32bits(ft.posts[j].norm) != math.Float32bits(ps[i].norm)):
+		}
+		if docs[i] == p.doc {
+			if ps[i].freq != p.freq || math.Float32bits(ps[i].norm) != math.Float32bits(p.norm) {
+				same = false
+				return false
+			}
+			i++
+		}
+		return true
+	})
+	if err != nil || !same {
+		return false
+	}
+	for ; i < len(docs); i++ {
+		if ps[i].freq != 0 {
 			return false
 		}
 	}
@@ -593,18 +616,20 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 	return changed, got, nil
 }
 
-// samePostings reports whether two reads of a term are the same.
+// samePostings reports whether two reads of a term are the same (a
+// decoded or not, b decoded).
 func samePostings(a, b *fieldTerm) bool {
-	if a.df != b.df || len(a.posts) != len(b.posts) {
+	if a.df != b.df || a.count() != len(b.posts) {
 		return false
 	}
-	for i, p := range a.posts {
+	i, same := 0, true
+	err := a.each(func(p posting) bool {
 		q := b.posts[i]
-		if p.doc != q.doc || p.freq != q.freq || math.Float32bits(p.norm) != math.Float32bits(q.norm) {
-			return false
-		}
-	}
-	return true
+		i++
+		same = p.doc == q.doc && p.freq == q.freq && math.Float32bits(p.norm) == math.Float32bits(q.norm)
+		return same
+	})
+	return err == nil && same
 }
 
 // hasAll reports whether the files named by names (key → hash, under
@@ -675,6 +700,7 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		firstIdx[sh.First] = i
 	}
 	var out []shardOut
+	var spare *shardWriter // the last run's, whose buffers the next takes
 	for i := 0; i < len(old); {
 		if !inc.affected[i] {
 			for _, rel := range old[i].Files {
@@ -694,6 +720,8 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		}
 		next := len(old)
 		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
+		lw.takeBuffers(spare)
+		spare = lw
 		lw.cacheDir = inc.cacheDir
 		// A prefix range that begins before the run has its list written
 		// by the run only if the list was held at or after the run's

@@ -3,7 +3,6 @@ package export
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // shardWriter lays the dictionary entries out into shards, each with its
@@ -57,9 +57,22 @@ type shardWriter struct {
 	// run starting mid-dictionary the run must build (nil: all).
 	needBefore func(prefixRange) bool
 	// cacheDir, when set, receives each shard's term postings (termcache.go),
-	// gathered in cacheBuf as the shard fills.
+	// gathered in cacheBuf as the shard fills: the cache file's header,
+	// then its body (addCached).
 	cacheDir string
 	cacheBuf []byte
+}
+
+// addCached appends an entry in the term cache's form to the shard's
+// cache file, begun on the first.
+func (l *shardWriter) addCached(entry []byte) {
+	if l.cacheDir == "" {
+		return
+	}
+	if len(l.cacheBuf) == 0 {
+		l.cacheBuf = cachefile.Begin(l.cacheBuf, termCacheKind, termCacheVersion)
+	}
+	l.cacheBuf = append(l.cacheBuf, entry...)
 }
 
 // shardOut is a written shard.
@@ -67,7 +80,9 @@ type shardOut struct {
 	First string   // its first term
 	Hash  string   // content hash: the file is d/<Hash>.js
 	Files []string // every file it wrote (site paths): d, p
-	Docs  []byte   // the doc numbers with a posting in it (encodeDocSet)
+	// docs: the doc numbers with a posting in it (encodeDocSet); in the
+	// state file's section of doc sets, not in its gob (statefile.go)
+	docs  []byte
 	Lists []string // listKey of the prefix lists it holds
 }
 
@@ -78,11 +93,26 @@ func listKey(prefix string, field int) string {
 
 // has reports whether doc has a posting in the shard.
 func (s *shardOut) has(doc uint32) bool {
-	return docSetHas(s.Docs, doc)
+	return docSetHas(s.docs, doc)
 }
 
 func newShardWriter(opts Options, w *exportWriter, st *Stats, nDocs int) *shardWriter {
 	return &shardWriter{opts: opts, w: w, st: st, nDocs: nDocs, x: map[string]*cvWriter{}, vlists: map[string][]*preparedList{}}
+}
+
+// takeBuffers takes the buffers of a writer done with its run (nil:
+// none), emptied: a one-record export makes a run per changed place in
+// the dictionary.
+func (l *shardWriter) takeBuffers(done *shardWriter) {
+	if done == nil {
+		return
+	}
+	l.enc.b, l.cacheBuf, l.docs = done.enc.b[:0], done.cacheBuf[:0], done.docs
+	clear(l.docs)
+	for k := range l.ps {
+		l.ps[k].w.b = done.ps[k].w.b[:0]
+	}
+	done.enc.b, done.cacheBuf, done.docs, done.ps = nil, nil, nil, [2]pstream{}
 }
 
 // pendingLists reports whether a prefix list whose first term is at or
@@ -111,9 +141,22 @@ func (l *shardWriter) mark(doc uint32) {
 const hashLen = 12
 
 // content writes body as the chunk <kind>/<hash>.js and returns the hash
-// and the file's site path.
-func (w *exportWriter) content(kind, body string) (string, string, error) {
-	sum := sha256.Sum256([]byte(body))
+// and the file's site path; quoted says that the data the file loads is
+// body as a JS string (a cv string, which needs no escaping).
+func (w *exportWriter) content(kind string, body []byte, quoted bool) (string, string, error) {
+	if w.hasher == nil {
+		w.hasher = sha256.New()
+	}
+	w.hasher.Reset()
+	if quoted {
+		w.hasher.Write(quote)
+	}
+	w.hasher.Write(body)
+	if quoted {
+		w.hasher.Write(quote)
+	}
+	var sum [32]byte
+	w.hasher.Sum(sum[:0])
 	h := hex.EncodeToString(sum[:hashLen/2])
 	key := kind + "/" + h
 	rel := w.dir + "/" + key + ".js"
@@ -133,8 +176,22 @@ func (w *exportWriter) content(kind, body string) (string, string, error) {
 		return h, rel, nil
 	}
 	w.seen[rel] = sum
-	return h, rel, w.write(kind, key+".js", "errdocsSearch.load("+jsString(key)+","+body+");\n")
+	data := append(w.file[:0], "errdocsSearch.load(\""...)
+	data = append(data, key...)
+	data = append(data, "\","...)
+	if quoted {
+		data = append(data, '"')
+	}
+	data = append(data, body...)
+	if quoted {
+		data = append(data, '"')
+	}
+	data = append(data, ");\n"...)
+	w.file = data
+	return h, rel, w.writeBytes(kind, key+".js", data)
 }
+
+var quote = []byte{'"'}
 
 // The postings streams of a shard.
 const (
@@ -183,12 +240,12 @@ func (l *shardWriter) flushPostings(ps *pstream) error {
 	if ps.w.len() == 0 {
 		return errors.New("index: empty postings file") // a reserved index would name nothing
 	}
-	h, _, err := l.w.content("p", jsString(ps.w.String()))
+	h, _, err := l.w.content("p", ps.w.b, true)
 	if err != nil {
 		return err
 	}
 	l.pHashes[ps.idx] = h
-	ps.w, ps.target = cvWriter{}, 0
+	ps.w.b, ps.target = ps.w.b[:0], 0 // the buffer serves the next file
 	return nil
 }
 
@@ -223,47 +280,76 @@ func (l *shardWriter) flushShard() error {
 			return err
 		}
 	}
-	tj, err := json.Marshal(l.terms)
+	body, err := l.shardBody()
 	if err != nil {
 		return err
 	}
-	body := `{"t":` + string(tj) + `,"e":` + jsString(l.enc.String())
-	if len(l.x) > 0 {
-		x := map[string]string{}
-		for k, v := range l.x {
-			x[k] = v.String()
-		}
-		xj, err := json.Marshal(x)
-		if err != nil {
-			return err
-		}
-		body += `,"x":` + string(xj)
-	}
-	if len(l.pHashes) > 0 {
-		body += `,"p":` + jsString(strings.Join(l.pHashes, ""))
-	}
-	body += `}`
-	h, rel, err := l.w.content("d", body)
+	h, rel, err := l.w.content("d", body, false)
 	if err != nil {
 		return err
 	}
 	if l.cacheDir != "" {
-		// A cache file that cannot be written costs a later export time,
-		// nothing else.
-		_ = writeTermCache(l.cacheDir, h, l.cacheBuf)
-		l.cacheBuf = l.cacheBuf[:0]
+		l.addCached(nil)
+		l.cacheBuf = writeTermCache(l.cacheDir, h, l.cacheBuf)[:0]
 	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
 	for _, ph := range l.pHashes {
 		out.Files = append(out.Files, l.w.dir+"/p/"+ph+".js")
 	}
-	out.Docs = encodeDocSet(l.docs)
+	out.docs = encodeDocSet(l.docs)
 	out.Lists = l.lists
 	l.shards = append(l.shards, out)
 
-	l.terms, l.enc, l.x, l.bytes, l.dCut = nil, cvWriter{}, map[string]*cvWriter{}, 0, false
-	l.pHashes, l.docs, l.ps, l.lists = nil, nil, [2]pstream{}, nil
+	// the next shard's state; its buffers are those of this one
+	l.terms, l.enc.b, l.x, l.bytes, l.dCut = nil, l.enc.b[:0], map[string]*cvWriter{}, 0, false
+	l.pHashes, l.lists = nil, nil
+	clear(l.docs)
+	for k := range l.ps {
+		l.ps[k] = pstream{w: cvWriter{b: l.ps[k].w.b[:0]}}
+	}
 	return nil
+}
+
+// shardBody returns the shard's data: {"t":[terms],"e":"<entries>"
+// [,"x":{prefix: "<lists>"}][,"p":"<postings files' hashes>"]}, as
+// encoding/json writes the terms and prefixes, in the exportWriter's
+// buffer (valid until the next shard).
+func (l *shardWriter) shardBody() ([]byte, error) {
+	w := l.w
+	b := append(w.body[:0], `{"t":`...)
+	b, err := w.js.append(b, l.terms)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"e":"`...)
+	b = append(b, l.enc.b...)
+	b = append(b, '"')
+	if len(l.x) > 0 {
+		// encoding/json's order of a map's keys: by their bytes
+		b = append(b, `,"x":{`...)
+		for i, k := range sortedKeys(l.x) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = w.js.append(b, k); err != nil {
+				return nil, err
+			}
+			b = append(b, ':', '"')
+			b = append(b, l.x[k].b...)
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+	}
+	if len(l.pHashes) > 0 {
+		b = append(b, `,"p":"`...)
+		for _, ph := range l.pHashes {
+			b = append(b, ph...)
+		}
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	w.body = b
+	return b, nil
 }
 
 // boundary reports whether the shard would end before a term now: at a
@@ -317,8 +403,12 @@ func prepareTerm(group []fieldTerm, opts Options, docCount uint64) *preparedTerm
 		tails[i] = group[i].posts
 	}
 	if len(pt.long) > 0 && total >= opts.HeadMin {
+		// the tails are encoded here and dropped: in memory reused from
+		// term to term
+		tb := postingsScratch.Get().(*[]posting)
+		defer postingsScratch.Put(tb)
 		var head *termHead
-		head, tails = termHeadOf(group, pt.long, docCount, opts.HeadSize)
+		head, tails, *tb = termHeadInto(group, pt.long, docCount, opts.HeadSize, (*tb)[:0])
 		pt.fallbacks += head.encode(&pt.headEnc)
 		pt.hasHead, pt.headCount = true, len(head.docs)
 		pt.headFirst, pt.headLast = head.docs[0], head.docs[len(head.docs)-1]
@@ -368,9 +458,7 @@ func (l *shardWriter) addTerm(group []fieldTerm, pt *preparedTerm) error {
 	if pt == nil {
 		pt = prepareTerm(group, opts, l.docCount)
 	}
-	if l.cacheDir != "" {
-		l.cacheBuf = append(l.cacheBuf, pt.cached...)
-	}
+	l.addCached(pt.cached)
 	for i := range group {
 		st.Postings += group[i].count()
 		if err := group[i].eachDoc(func(doc uint32) bool { l.mark(doc); return true }); err != nil {
@@ -485,9 +573,7 @@ func (l *shardWriter) putPrefixLists(term string) (int, error) {
 		if err := l.writeVirtual(vl, xw); err != nil {
 			return 0, err
 		}
-		if l.cacheDir != "" {
-			l.cacheBuf = append(l.cacheBuf, vl.cached...)
-		}
+		l.addCached(vl.cached)
 		added += xw.len() - b0
 	}
 	return added, nil
@@ -528,6 +614,17 @@ type termHead struct {
 // the heads of its words, and a head gives all their postings of the
 // word: such a document's score needs no tail block of that word.
 func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*termHead, [][]posting) {
+	h, tails, _ := termHeadInto(group, long, docCount, headSize, nil)
+	return h, tails
+}
+
+// postingsScratch holds working lists of postings (termHeadInto's tails,
+// sortPostings' radix buffer), reused from term to term.
+var postingsScratch = sync.Pool{New: func() any { return new([]posting) }}
+
+// termHeadInto is termHeadOf with the tails in buf, grown as needed; it
+// returns buf for the next term.
+func termHeadInto(group []fieldTerm, long []int, docCount uint64, headSize int, buf []posting) (*termHead, [][]posting, []posting) {
 	w := make([]float64, len(long))
 	for j, i := range long {
 		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
@@ -568,12 +665,17 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 		}
 		return a > b
 	})
-	h := &termHead{}
+	h := &termHead{docs: make([]uint32, 0, min(headSize, len(docs)))}
 	for k, d := range docs {
 		if in[k] {
 			h.docs = append(h.docs, d)
-			h.posts = append(h.posts, make([]posting, len(long)))
 		}
+	}
+	// each head document's row of postings, in one slice
+	rows := make([]posting, len(h.docs)*len(long))
+	h.posts = make([][]posting, len(h.docs))
+	for x := range h.posts {
+		h.posts[x] = rows[x*len(long) : (x+1)*len(long) : (x+1)*len(long)]
 	}
 	// each head document's postings, list by list (both in doc order)
 	for j, i := range long {
@@ -590,20 +692,25 @@ func termHeadOf(group []fieldTerm, long []int, docCount uint64, headSize int) (*
 	// the tails: each list without the head's documents (both in doc
 	// order)
 	tails := make([][]posting, len(group))
+	total := 0
 	for _, i := range long {
-		rest := make([]posting, 0, len(group[i].posts))
+		total += len(group[i].posts)
+	}
+	buf = slices.Grow(buf[:0], total)
+	for _, i := range long {
+		from := len(buf)
 		x := 0
 		for _, p := range group[i].posts {
 			for x < len(h.docs) && h.docs[x] < p.doc {
 				x++
 			}
 			if x == len(h.docs) || h.docs[x] != p.doc {
-				rest = append(rest, p)
+				buf = append(buf, p)
 			}
 		}
-		tails[i] = rest
+		tails[i] = buf[from:len(buf):len(buf)]
 	}
-	return h, tails
+	return h, tails, buf
 }
 
 // headBuffers are termHeadOf's working lists, reused (headScratch).

@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -27,7 +28,10 @@ func (x *exportRun) number() error {
 	if x.docCount, err = x.r.DocCount(); err != nil {
 		return err
 	}
-	var internals []bindex.IndexInternalID
+	// the internal ids, 8 bytes each, copied into one buffer rather than
+	// a slice each
+	internals := make([]bindex.IndexInternalID, 0, x.docCount)
+	flat := make([]byte, 0, 8*x.docCount)
 	dr, err := x.r.DocIDReaderAll()
 	if err != nil {
 		return err
@@ -41,31 +45,29 @@ func (x *exportRun) number() error {
 		if id == nil {
 			break
 		}
-		internals = append(internals, slices.Clone(id))
+		if len(flat)+len(id) > cap(flat) {
+			flat = make([]byte, 0, max(64<<10, len(id)))
+		}
+		flat = append(flat, id...)
+		internals = append(internals, flat[len(flat)-len(id):len(flat):len(flat)])
 	}
 	dr.Close()
 	docs, err := x.refs(internals)
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(docs, func(a, b docRef) int {
-		if c := strings.Compare(a.sortKey, b.sortKey); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
-	x.docs, x.docNum = docs, &docNumbers{}
+	sortDocs(docs)
+	x.docs, x.docNum = docs, &docNumbers{byNum: make([]uint32, 0, len(docs))}
 	for i, d := range docs {
 		x.docNum.set(d.internal, uint32(i))
 	}
 	x.st.Docs = len(docs)
 	x.ids = make([]string, len(docs))
-	sortKeys := make([]string, len(docs))
 	for i, d := range docs {
-		x.ids[i], sortKeys[i] = d.id, d.sortKey
+		x.ids[i] = d.id
 	}
 	x.next = &exportState{Options: optionsKey(x.opts), DocCount: x.docCount,
-		Numbering: numberingKey(x.ids, sortKeys), Index: x.ex.ix.RecordsKey()}
+		Numbering: numberingKey(docs), Index: x.ex.ix.RecordsKey()}
 	return nil
 }
 
@@ -98,4 +100,76 @@ func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
 	}
 	wg.Wait()
 	return docs, errors.Join(errs...)
+}
+
+// cmpDocs is the doc order: by sort key, then id.
+func cmpDocs(a, b docRef) int {
+	if c := strings.Compare(a.sortKey, b.sortKey); c != 0 {
+		return c
+	}
+	return strings.Compare(a.id, b.id)
+}
+
+// sortDocs puts docs in cmpDocs order. Sort keys share long prefixes (a
+// family, a class, a message shape), which a comparison sort compares
+// again at every step; a three-way radix quicksort (Bentley and
+// Sedgewick) looks at each key's bytes past their common prefix once.
+func sortDocs(docs []docRef) {
+	sortDocsFrom(docs, 0, 2*bits.Len(uint(len(docs)))+16)
+}
+
+// sortDocsFrom sorts docs whose keys share their first d bytes. The part
+// equal to the pivot goes on to the next byte (as far as the keys are
+// long); below depth splits into the parts below and above it, the rest
+// is left to a comparison sort, so that no input makes it quadratic.
+func sortDocsFrom(docs []docRef, d, depth int) {
+	for len(docs) > 1 {
+		if len(docs) <= 12 || depth == 0 {
+			slices.SortFunc(docs, cmpDocs)
+			return
+		}
+		pivot := medianOf3(keyByte(docs[0], d), keyByte(docs[len(docs)/2], d), keyByte(docs[len(docs)-1], d))
+		// docs[:lt] < pivot, docs[lt:i] == pivot, docs[gt:] > pivot
+		lt, i, gt := 0, 0, len(docs)
+		for i < gt {
+			switch c := keyByte(docs[i], d); {
+			case c < pivot:
+				docs[lt], docs[i] = docs[i], docs[lt]
+				lt++
+				i++
+			case c > pivot:
+				gt--
+				docs[gt], docs[i] = docs[i], docs[gt]
+			default:
+				i++
+			}
+		}
+		sortDocsFrom(docs[:lt], d, depth-1)
+		sortDocsFrom(docs[gt:], d, depth-1)
+		docs = docs[lt:gt]
+		if pivot < 0 {
+			// the keys end here: equal, so by id
+			slices.SortFunc(docs, cmpDocs)
+			return
+		}
+		d++
+	}
+}
+
+// keyByte is byte d of the doc's sort key, -1 past its end.
+func keyByte(doc docRef, d int) int {
+	if d < len(doc.sortKey) {
+		return int(doc.sortKey[d])
+	}
+	return -1
+}
+
+func medianOf3(a, b, c int) int {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
 }

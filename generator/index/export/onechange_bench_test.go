@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -51,6 +52,13 @@ func BenchmarkOneChangeExport(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	// ERRDOCS_BENCH_MEMPROFILE: allocation profiles before (path.base)
+	// and after the iterations, for pprof -diff_base: what they allocated.
+	memPath := os.Getenv("ERRDOCS_BENCH_MEMPROFILE")
+	if memPath != "" {
+		writeAllocs(b, memPath+".base")
+		defer writeAllocs(b, memPath)
 	}
 	var st Stats
 	var cpu time.Duration // of the timed parts (on a shared machine, steadier than their wall time)
@@ -101,4 +109,17 @@ func BenchmarkOneChangeExport(b *testing.B) {
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(st.Files), "written")
 	b.ReportMetric(float64(st.Shards), "shards")
+}
+
+// writeAllocs writes the allocation profile so far to path.
+func writeAllocs(b *testing.B, path string) {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }

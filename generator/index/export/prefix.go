@@ -2,6 +2,8 @@ package export
 
 import (
 	"math"
+	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -52,35 +54,52 @@ func runePrefix(s string, k int) (string, bool) {
 	return s[:i], true
 }
 
-func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64) *vlist {
+// ventry is a posting of a prefix list's expansion, for buildVList.
+type ventry struct {
+	doc uint32
+	vent
+}
+
+// vlistBuffers are the memory of a prefix list built, encoded
+// (prepareList) and dropped, reused from list to list (vlistScratch).
+type vlistBuffers struct {
+	all, tmp   []ventry
+	ents       []vent
+	posts      []vposting
+	head, rest []vposting
+}
+
+var vlistScratch = sync.Pool{New: func() any { return new(vlistBuffers) }}
+
+// buildVList builds a prefix list in sc's memory (valid until sc is
+// used again).
+func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64, sc *vlistBuffers) *vlist {
 	// All the expansion's postings, in doc order and, for one doc, in
 	// child order (a stable sort of the children's lists, each in doc
 	// order): the sum below then adds in the order bleve's disjunction does.
-	type entry struct {
-		doc uint32
-		vent
-	}
 	total := 0
 	for _, ft := range terms {
 		total += len(ft.posts)
 	}
-	all := make([]entry, 0, total)
+	all := slices.Grow(sc.all[:0], total)
 	idf := make([]float64, len(terms))
 	for c, ft := range terms {
 		idf[c] = 1 + math.Log(float64(docCount)/float64(ft.df+1))
 		for _, ps := range ft.posts {
-			all = append(all, entry{ps.doc, vent{c, ps.freq, ps.norm}})
+			all = append(all, ventry{ps.doc, vent{c, ps.freq, ps.norm}})
 		}
 	}
-	radixSort(all, func(e entry) uint32 { return e.doc })
-	ents := make([]vent, len(all))
+	sc.tmp = radixSortBuf(all, sc.tmp, func(e ventry) uint32 { return e.doc })
+	sc.all = all
+	ents := slices.Grow(sc.ents[:0], len(all))[:len(all)]
+	sc.ents = ents
 	docs := 0
 	for i := range all {
 		if i == 0 || all[i].doc != all[i-1].doc {
 			docs++
 		}
 	}
-	posts := make([]vposting, 0, docs)
+	posts := slices.Grow(sc.posts[:0], docs)
 	for i := 0; i < len(all); {
 		j := i
 		vp := vposting{doc: all[i].doc}
@@ -97,18 +116,29 @@ func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64) *vlist {
 	for i := range posts {
 		posts[i].v *= float64(len(posts[i].ents)) / n
 	}
+	sc.posts = posts
 	return &vlist{prefix: p, field: fi, first: terms[0].term, nTerms: len(terms), posts: posts}
 }
 
 // splitVHead: the n postings of largest value (ties: smaller doc), and the
 // rest, both in doc order.
-func splitVHead(posts []vposting, n int) (head, rest []vposting) {
-	return splitTop(posts, n, func(a, b int32) bool {
+func splitVHead(posts []vposting, n int, sc *vlistBuffers) (head, rest []vposting) {
+	in := topN(len(posts), n, func(a, b int32) bool {
 		if posts[a].v != posts[b].v {
 			return posts[a].v < posts[b].v
 		}
 		return a > b
 	})
+	head, rest = sc.head[:0], slices.Grow(sc.rest[:0], max(len(posts)-n, 0))
+	for i, p := range posts {
+		if in[i] {
+			head = append(head, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	sc.head, sc.rest = head, rest
+	return head, rest
 }
 
 // encodeVBlock: per posting cv(doc - prev) cv(m) then m × (cv(child)

@@ -138,7 +138,7 @@ func termsSum(terms []*fieldTerm) uint64 {
 // prepareList encodes a built prefix list: its head (the HeadSize
 // postings of largest value, when it has HeadMin postings or more) and
 // its tail blocks of BlockSize postings.
-func prepareList(vl *vlist, opts Options, sum uint64) *preparedList {
+func prepareList(vl *vlist, opts Options, sum uint64, sc *vlistBuffers) *preparedList {
 	pl := &preparedList{prefix: vl.prefix, field: vl.field, first: vl.first, nTerms: vl.nTerms, nPosts: len(vl.posts), sum: sum}
 	prev := uint32(0)
 	for _, p := range vl.posts {
@@ -153,7 +153,7 @@ func prepareList(vl *vlist, opts Options, sum uint64) *preparedList {
 	posts := vl.posts
 	if len(posts) >= opts.HeadMin {
 		var head []vposting
-		head, posts = splitVHead(posts, opts.HeadSize)
+		head, posts = splitVHead(posts, opts.HeadSize, sc)
 		hb := block(head)
 		pl.head = &hb
 	}

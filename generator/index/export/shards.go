@@ -31,6 +31,9 @@ func (x *exportRun) writeShards() error {
 	shardStart := time.Now()
 	if inc != nil {
 		next.Shards, err = inc.shards(fields, ranges, pr, x.docCount, x.w, st)
+		// The shards are written: nothing refers to the term cache's
+		// mappings any more.
+		inc.cache.close()
 	} else {
 		lw := newShardWriter(x.opts, x.w, st, len(x.docs))
 		lw.cacheDir = filepath.Join(x.ex.ix.Dir(), termCacheDir)

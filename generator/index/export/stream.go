@@ -346,12 +346,20 @@ func sortPostings(ps []posting) {
 		slices.SortFunc(ps, cmpPosting)
 		return
 	}
-	radixSort(ps, func(p posting) uint32 { return p.doc })
+	tb := postingsScratch.Get().(*[]posting)
+	*tb = radixSortBuf(ps, *tb, func(p posting) uint32 { return p.doc })
+	postingsScratch.Put(tb)
 }
 
 // radixSort sorts xs by key, stably (LSD radix, 11 bits a pass: keys
 // below 2^22 take two passes, larger ones three).
 func radixSort[T any](xs []T, key func(T) uint32) {
+	radixSortBuf(xs, nil, key)
+}
+
+// radixSortBuf is radixSort with its working memory in tmp, grown as
+// needed; it returns tmp for the next sort.
+func radixSortBuf[T any](xs, tmp []T, key func(T) uint32) []T {
 	passes := 2
 	for _, x := range xs {
 		if key(x) >= 1<<22 {
@@ -359,7 +367,7 @@ func radixSort[T any](xs []T, key func(T) uint32) {
 			break
 		}
 	}
-	tmp := make([]T, len(xs))
+	tmp = slices.Grow(tmp[:0], len(xs))[:len(xs)]
 	src, dst := xs, tmp
 	for shift := 0; shift < 11*passes; shift += 11 {
 		var count [1 << 11]int
@@ -381,6 +389,7 @@ func radixSort[T any](xs []T, key func(T) uint32) {
 	if passes%2 == 1 {
 		copy(xs, src)
 	}
+	return tmp
 }
 
 func cmpPosting(a, b posting) int {
@@ -497,7 +506,10 @@ func (pr *postingsReader) readRange(rg prefixRange, own map[fieldRaw]fieldTerm, 
 					return err
 				}
 			}
-			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount), pr.opts, sum)
+			// built and encoded in memory reused from list to list
+			sc := vlistScratch.Get().(*vlistBuffers)
+			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount, sc), pr.opts, sum, sc)
+			vlistScratch.Put(sc)
 		}
 		g.vls = append(g.vls, pl)
 	}

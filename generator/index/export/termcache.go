@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -149,6 +149,40 @@ func (ft *fieldTerm) decode() error {
 	return nil
 }
 
+// each calls fn with each posting, in order, decoded or not (then read
+// in place), until fn returns false.
+func (ft *fieldTerm) each(fn func(p posting) bool) error {
+	if !ft.undecoded {
+		for _, p := range ft.posts {
+			if !fn(p) {
+				return nil
+			}
+		}
+		return nil
+	}
+	r := cachefile.NewReader(ft.raw)
+	doc := uint32(0)
+	for range ft.n {
+		doc += uint32(r.Uvarint())
+		p := posting{doc: doc, freq: uint32(r.Uvarint())}
+		if l := r.Uvarint(); l > 0 {
+			p.norm = float32(1 / math.Sqrt(float64(l)))
+		} else {
+			p.norm = math.Float32frombits(r.Uint32())
+		}
+		if r.Err() != nil {
+			return errTermCache
+		}
+		if !fn(p) {
+			return nil
+		}
+	}
+	if r.Done() != nil {
+		return errTermCache
+	}
+	return nil
+}
+
 // count is the term's number of postings.
 func (ft *fieldTerm) count() int {
 	if ft.undecoded {
@@ -213,93 +247,187 @@ func (ft *fieldTerm) holdsAny(docs []uint32) bool {
 	return held || err != nil
 }
 
-// writeTermCache writes a shard's cache file, unless one of that name is
-// there already in this format (its content is the same: the name is the
-// shard's hash).
-func writeTermCache(dir, hash string, body []byte) error {
+// writeTermCache writes a shard's cache file, file (its header and body,
+// sealed here), unless one of that name is there already in this format
+// (its content is the same: the name is the shard's hash). It returns
+// file's buffer, for the next file.
+func writeTermCache(dir, hash string, file []byte) []byte {
 	path := filepath.Join(dir, hash)
 	if f, err := os.Open(path); err == nil {
-		head := make([]byte, 64)
-		n, _ := io.ReadFull(f, head)
+		var head [64]byte
+		n, _ := io.ReadFull(f, head[:])
 		f.Close()
 		if _, err := cachefile.Header(head[:n], termCacheKind, termCacheVersion); err == nil {
-			return nil
+			return file
 		}
 	}
+	// A cache file that cannot be written costs a later export time,
+	// nothing else.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return file
 	}
-	b := cachefile.Begin(make([]byte, 0, len(body)+48), termCacheKind, termCacheVersion)
-	return cachefile.WriteFile(path, cachefile.Seal(append(b, body...)))
+	file = cachefile.Seal(file)
+	_ = cachefile.WriteFile(path, file)
+	return file
 }
 
 var errTermCache = errors.New("index: term cache file damaged")
 
-// readTermCache reads a shard's cache file: (field, term) → postings,
-// left undecoded, and term → the dictionary entry (cachedEntry).
-func readTermCache(path string) (map[string]fieldTerm, map[string]cachedEntry, error) {
-	body, err := cachefile.ReadFile(path, termCacheKind, termCacheVersion)
-	if err != nil {
-		return nil, nil, err
-	}
-	terms, entries := map[string]fieldTerm{}, map[string]cachedEntry{}
+// A cache file is indexed, not decoded: indexTermCache notes where each
+// entry starts (the entries are in dictionary order, so a term is found
+// by binary search) and decodes its prefix lists; an entry is decoded
+// when asked for (entryAt), in place. Maps of every term of the hundred
+// or so files a one-record export opens cost more fresh memory than the
+// rest of the export.
+func indexTermCache(body []byte) (*cachedShard, error) {
+	cs := &cachedShard{body: body, lists: map[string]*preparedList{}}
 	r := cachefile.NewReader(body)
 	at := func() int { return len(body) - r.Len() }
+	var prev []byte
 	for r.Len() > 0 {
 		start := at()
-		var e cachedEntry
-		term := ""
 		nFields := r.Count()
 		if nFields == 0 {
 			// a prefix list (appendList)
 			pl := readList(r, body, start)
 			if r.Err() != nil {
-				return nil, nil, errTermCache
+				return nil, errTermCache
 			}
-			entries["\x00"+listKey(pl.prefix, pl.field)] = cachedEntry{list: pl}
+			cs.lists[listKey(pl.prefix, pl.field)] = pl
 			continue
 		}
+		var term []byte
+		seen := uint64(0) // fields of the entry (index.Fields: fewer than 64)
 		for range nFields {
-			from := at()
-			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: r.String(), df: r.Uvarint(), undecoded: true}
+			fi := r.Int(len(index.Fields) - 1)
+			term = r.Bytes()
+			r.Uvarint() // df
+			r.Count()   // n
+			r.Bytes()   // postings
+			if seen&(1<<fi) != 0 {
+				cs.dup = true // two raw terms of one form
+			}
+			seen |= 1 << fi
+		}
+		r.Bytes() // prepared
+		if r.Err() != nil || start > math.MaxUint32 {
+			return nil, errTermCache
+		}
+		switch c := bytes.Compare(prev, term); {
+		case c == 0 && prev != nil:
+			cs.dup = true
+		case c > 0:
+			return nil, errTermCache // not in dictionary order
+		}
+		prev = term
+		cs.offs = append(cs.offs, uint32(start))
+	}
+	return cs, nil
+}
+
+// cachedEntry is a dictionary entry of a cache file: its fields'
+// postings (undecoded, term as asked), its prepared encoding and its
+// bytes in the file.
+type cachedEntry struct {
+	fields   []fieldTerm
+	prepared []byte
+	bytes    []byte
+}
+
+// entryAt decodes the entry of term at offset off of the body.
+func (cs *cachedShard) entryAt(off int, term string) (cachedEntry, error) {
+	body := cs.body
+	r := cachefile.NewReader(body[off:])
+	at := func() int { return len(body) - r.Len() }
+	var e cachedEntry
+	e.fields = make([]fieldTerm, r.Count())
+	for i := range e.fields {
+		from := at()
+		ft := fieldTerm{field: r.Int(len(index.Fields) - 1), term: term, undecoded: true}
+		r.Bytes() // the term
+		ft.df = r.Uvarint()
+		ft.n = r.Count()
+		ft.raw = r.Bytes()
+		if r.Err() != nil {
+			return cachedEntry{}, errTermCache
+		}
+		ft.cached = body[from:at():at()]
+		e.fields[i] = ft
+	}
+	e.prepared = r.Bytes()
+	if r.Err() != nil {
+		return cachedEntry{}, errTermCache
+	}
+	e.bytes = body[off:at():at()]
+	return e, nil
+}
+
+// termAt is the term of the entry at offset off (a sub-slice of the
+// body).
+func (cs *cachedShard) termAt(off uint32) []byte {
+	r := cachefile.NewReader(cs.body[off:])
+	r.Count()
+	r.Uvarint()
+	return r.Bytes()
+}
+
+// find returns the entry of term, if the file has it.
+func (cs *cachedShard) find(term string) (cachedEntry, bool) {
+	if cs.body == nil || cs.dup {
+		return cachedEntry{}, false
+	}
+	k, found := sort.Find(len(cs.offs), func(k int) int {
+		// comparisons of string(b) do not copy b
+		switch t := cs.termAt(cs.offs[k]); {
+		case string(t) == term:
+			return 0
+		case string(t) < term:
+			return 1
+		}
+		return -1
+	})
+	if !found {
+		return cachedEntry{}, false
+	}
+	e, err := cs.entryAt(int(cs.offs[k]), term)
+	return e, err == nil
+}
+
+// lookup returns the postings of (field, term) in the file, if it has
+// them.
+func (cs *cachedShard) lookup(k termKey) (fieldTerm, bool) {
+	e, ok := cs.find(k.term)
+	if !ok {
+		return fieldTerm{}, false
+	}
+	for _, ft := range e.fields {
+		if ft.field == k.field {
+			return ft, true
+		}
+	}
+	return fieldTerm{}, false
+}
+
+// each calls fn with the postings of every (field, term) of the file, in
+// order; ft.term is empty, term is the term in the file (fn copies what
+// it keeps).
+func (cs *cachedShard) each(fn func(term []byte, ft *fieldTerm)) error {
+	for _, off := range cs.offs {
+		r := cachefile.NewReader(cs.body[off:])
+		n := r.Count()
+		for range n {
+			ft := fieldTerm{field: r.Int(len(index.Fields) - 1), undecoded: true}
+			term := r.Bytes()
+			ft.df = r.Uvarint()
 			ft.n = r.Count()
 			ft.raw = r.Bytes()
 			if r.Err() != nil {
-				return nil, nil, errTermCache
+				return errTermCache
 			}
-			ft.cached = body[from:at():at()]
-			key := cacheKey(ft.field, ft.term)
-			if _, dup := terms[key]; dup {
-				ft = fieldTerm{df: dupDF}
-			}
-			terms[key] = ft
-			e.fields = append(e.fields, ft.field)
-			term = ft.term
+			fn(term, &ft)
 		}
-		e.prepared = r.Bytes()
-		if r.Err() != nil {
-			return nil, nil, errTermCache
-		}
-		e.bytes = body[start:at():at()]
-		if _, dup := entries[term]; dup {
-			e = cachedEntry{}
-		}
-		entries[term] = e
 	}
-	return terms, entries, nil
-}
-
-// cachedEntry is a dictionary entry of a cache file: its fields, its
-// prepared encoding and its bytes in the file.
-type cachedEntry struct {
-	fields   []int
-	prepared []byte
-	bytes    []byte
-	list     *preparedList // a prefix list's entry, under "\x00" + its listKey
-}
-
-func cacheKey(field int, term string) string {
-	return strconv.Itoa(field) + "\x00" + term
+	return nil
 }
 
 // termCache serves an incremental export the unchanged terms of the
@@ -317,17 +445,23 @@ type termCache struct {
 	// prepared (prepared, preparedList).
 	prepHits, listHits atomic.Int64
 	holder             map[string]int // listKey → the previous shard that held the list
-	// verified: cache keys of terms the changed records hold or held
-	// whose postings are as cached (incremental.verified); set before the
-	// shards are read.
-	verified map[string]bool
+	// verified: terms the changed records hold or held whose postings are
+	// as cached (incremental.verified); set before the shards are read.
+	verified map[termKey]bool
 }
 
+// A cachedShard is a cache file, mapped (not read into the heap: a
+// one-record export reads tens of megabytes of them, and fresh memory
+// costs more than the page cache's pages) and decoded in place: what it
+// hands out (postings, prepared encodings) refers to the mapping, which
+// termCache.close (or forget) unmaps once the export is done with them.
 type cachedShard struct {
-	once    sync.Once
-	mu      sync.Mutex
-	terms   map[string]fieldTerm
-	entries map[string]cachedEntry
+	once  sync.Once
+	m     *cachefile.Mapping
+	body  []byte                   // the file's body (nil: missing or damaged)
+	offs  []uint32                 // where each dictionary entry starts in body
+	lists map[string]*preparedList // by listKey
+	dup   bool                     // a (field, term) twice: not used
 }
 
 // newTermCache makes the cache of an incremental export: prev is the
@@ -357,21 +491,49 @@ func (c *termCache) shard(k int) *cachedShard {
 	}
 	c.mu.Unlock()
 	cs.once.Do(func() {
-		cs.terms, cs.entries, _ = readTermCache(filepath.Join(c.dir, c.hashes[k]))
+		body, m, err := cachefile.MapFile(filepath.Join(c.dir, c.hashes[k]), termCacheKind, termCacheVersion)
+		if err != nil {
+			return
+		}
+		read, err := indexTermCache(body)
+		if err != nil {
+			m.Close()
+			return
+		}
+		cs.body, cs.offs, cs.lists, cs.dup, cs.m = read.body, read.offs, read.lists, read.dup, m
 	})
 	return cs
 }
 
-// forget lets go of the cache files read of the previous shards k for
-// which drop is true; they are read again if asked for.
+// forget lets go of the cache files of the previous shards k for which
+// drop is true, and unmaps them; they are mapped again if asked for. The
+// caller holds nothing it took from them.
 func (c *termCache) forget(drop func(k int) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k := range c.shards {
+	for k, cs := range c.shards {
 		if drop(k) {
 			delete(c.shards, k)
+			cs.unmap()
 		}
 	}
+}
+
+// close unmaps every cache file: the export is done with what it took
+// from them (the shards are written).
+func (c *termCache) close() {
+	if c == nil {
+		return
+	}
+	c.forget(func(int) bool { return true })
+}
+
+// unmap waits for the shard's reading, if begun, and unmaps its file.
+func (cs *cachedShard) unmap() {
+	cs.once.Do(func() {}) // a read under way ends first
+	cs.body, cs.offs, cs.lists = nil, nil, nil
+	cs.m.Close()
+	cs.m = nil
 }
 
 // shardOf returns the previous shard that held term: the last whose
@@ -390,17 +552,13 @@ func (c *termCache) get(field int, term string) (fieldTerm, bool) {
 	if c == nil || len(c.firsts) == 0 {
 		return fieldTerm{}, false
 	}
-	key := cacheKey(field, term)
+	key := termKey{field, term}
 	verified := c.verified[key]
 	if c.fresh[field][term] && !verified {
 		return fieldTerm{}, false
 	}
-	cs := c.shard(c.shardOf(term))
-	cs.mu.Lock()
-	ft, ok := cs.terms[key]
-	delete(cs.terms, key)
-	cs.mu.Unlock()
-	if !ok || ft.df == dupDF {
+	ft, ok := c.shard(c.shardOf(term)).lookup(key)
+	if !ok {
 		return fieldTerm{}, false
 	}
 	if !verified && ft.holdsAny(c.changed) {
@@ -423,12 +581,7 @@ func (c *termCache) preparedList(prefix string, field int, first string, nTerms 
 	if !ok {
 		return nil
 	}
-	cs := c.shard(h)
-	cs.mu.Lock()
-	e := cs.entries["\x00"+k]
-	delete(cs.entries, "\x00"+k)
-	cs.mu.Unlock()
-	pl := e.list
+	pl := c.shard(h).lists[k]
 	if pl == nil || pl.first != first || pl.nTerms != nTerms || pl.sum != sum {
 		return nil
 	}
@@ -449,17 +602,12 @@ func (c *termCache) prepared(group []fieldTerm) *preparedTerm {
 			return nil
 		}
 	}
-	term := group[0].term
-	cs := c.shard(c.shardOf(term))
-	cs.mu.Lock()
-	e, ok := cs.entries[term]
-	delete(cs.entries, term)
-	cs.mu.Unlock()
+	e, ok := c.shard(c.shardOf(group[0].term)).find(group[0].term)
 	if !ok || len(e.prepared) == 0 || len(e.fields) != len(group) {
 		return nil
 	}
-	for i, fi := range e.fields {
-		if group[i].field != fi {
+	for i := range e.fields {
+		if group[i].field != e.fields[i].field {
 			return nil
 		}
 	}
