@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -73,6 +74,10 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 		rl: &rejectLog{w: rejects}, files: map[string]bool{},
 		queue: make(chan *batch, 4*c.Workers), work: make(chan *batch, 4*c.Workers),
 		cur: &batch{done: make(chan struct{})}, consumed: make(chan struct{})}
+	if rc != nil && rc.prevCount > 0 {
+		l.ds.grow(rc.prevCount)
+		l.set.Grow(rc.prevCount)
+	}
 	for w := 0; w < c.Workers; w++ {
 		l.validators.Add(1)
 		go l.validate()
@@ -249,7 +254,7 @@ func (l *loader) finish(extras *read.Extras, errs []error) (*dataset, error) {
 	}
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := rc.save(errs); err != nil {
+		if err := rc.save(errs, len(ds.ids)); err != nil {
 			c.cacheProblem("read cache: " + err.Error())
 		}
 	}
@@ -311,6 +316,15 @@ func (l *loader) take(t taken) error {
 		l.c.Progress("read", rep.Read, 0)
 	}
 	return nil
+}
+
+// grow makes room for n records: the previous build's count, so that
+// the tables are not grown by copying as they fill.
+func (ds *dataset) grow(n int) {
+	ds.builder.Grow(n)
+	ds.locs = slices.Grow(ds.locs, n)
+	ds.raws = slices.Grow(ds.raws, n)
+	ds.ids = slices.Grow(ds.ids, n)
 }
 
 // add adds a valid record read at src.

@@ -67,6 +67,8 @@ const (
 	sumsVersion      = 2
 	relatedKind      = "related"
 	relatedVersion   = 2
+	countKind        = "record count"
+	countVersion     = 1
 )
 
 // readCache is the read cache of one build.
@@ -100,8 +102,16 @@ type readCache struct {
 	count     struct{ looked, served, wereYoung atomic.Int64 }
 	// bufs are the buffers entries are read into: each entry is decoded
 	// into memory of its own, then its buffer reads the next one.
-	bufs   sync.Pool
+	bufs sync.Pool
+	// decs are summary decoders (*model.SummaryDecoder), each used by one
+	// entry at a time: their tables of shared strings (repos, families,
+	// tags) are made once, not once per file.
+	decs   sync.Pool
 	coarse atomic.Bool // a file's times were whole seconds
+	// prevCount is how many valid records the previous build took (0:
+	// unknown), so that the tables of a hundred thousand records are made
+	// at their size instead of grown (countPath).
+	prevCount int
 }
 
 func newReadCache(dir string) *readCache {
@@ -111,8 +121,40 @@ func newReadCache(dir string) *readCache {
 	}
 	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
 	rc.bufs.New = func() any { return new([]byte) }
+	rc.decs.New = func() any { return new(model.SummaryDecoder) }
 	rc.prevYoung = rc.loadYoung()
+	rc.prevCount = rc.loadCount()
 	return rc
+}
+
+func (rc *readCache) countPath() string { return filepath.Join(rc.dir, "count") }
+
+// maxCountHint bounds the size a count file may ask tables to be made
+// at: it is a hint, and a wrong one costs only memory.
+const maxCountHint = 1 << 24
+
+// loadCount reads the previous build's count of valid records.
+func (rc *readCache) loadCount() int {
+	body, err := cachefile.ReadFile(rc.countPath(), countKind, countVersion)
+	if err != nil {
+		return 0
+	}
+	r := cachefile.NewReader(body)
+	n := r.Uvarint()
+	if r.Done() != nil || n > maxCountHint {
+		return 0
+	}
+	return int(n)
+}
+
+// saveCount keeps this build's count of valid records for the next
+// build, when it is not the one loaded.
+func (rc *readCache) saveCount(n int) error {
+	if n == rc.prevCount {
+		return nil
+	}
+	b := binary.AppendUvarint(cachefile.Begin(nil, countKind, countVersion), uint64(n))
+	return cachefile.WriteFile(rc.countPath(), cachefile.Seal(b))
 }
 
 func (rc *readCache) youngPath() string { return filepath.Join(rc.dir, "young") }
@@ -355,17 +397,18 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 	if !r.Expect(rc.header(nil, id)) {
 		return nil, false
 	}
-	f, err := decodeCachedFile(r)
+	dec := rc.decs.Get().(*model.SummaryDecoder)
+	f, err := decodeCachedFile(r, dec)
+	rc.decs.Put(dec)
 	if err != nil {
 		return nil, false
 	}
 	return f, true
 }
 
-func decodeCachedFile(r *cachefile.Reader) (*cachedFile, error) {
+func decodeCachedFile(r *cachefile.Reader, dec *model.SummaryDecoder) (*cachedFile, error) {
 	version := r.String()
 	f := &cachedFile{version: version, records: make([]cachedRecord, r.Count())}
-	var dec model.SummaryDecoder
 	for k := range f.records {
 		rec := &f.records[k]
 		rec.index, rec.line = r.Int(1<<40), r.Int(1<<40)
@@ -483,7 +526,7 @@ func (rc *readCache) discard() {
 // cached: looked up and missed, not changed too recently, read whole (and
 // staged as they were), and read without a problem (a file's problems are
 // reported by reading it). Files without records get an empty entry.
-func (rc *readCache) save(problems []error) error {
+func (rc *readCache) save(problems []error, valid int) error {
 	defer rc.discard()
 	bad := map[string]bool{}
 	for _, err := range problems {
@@ -498,6 +541,9 @@ func (rc *readCache) save(problems []error) error {
 	}
 	first := rc.saveSums()
 	if err := rc.saveYoung(); first == nil {
+		first = err
+	}
+	if err := rc.saveCount(valid); first == nil {
 		first = err
 	}
 	rc.mu.Lock()

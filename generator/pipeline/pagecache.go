@@ -298,18 +298,21 @@ func decodePageCache(data []byte) (*pageCache, error) {
 
 // loadPageCache reads the page cache of an output folder; a missing or
 // unreadable one is empty. It returns the file's bytes too, so that a
-// build that changes nothing need not write the same cache again.
-func loadPageCache(path string) (*pageCache, []byte) {
+// build that changes nothing need not write the same cache again: they
+// are a mapping of the file (nothing decoded refers to them), for the
+// caller to Close once it has saved the next cache.
+func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	empty := &pageCache{Entries: map[string]cacheEntry{}}
-	data, err := os.ReadFile(path)
+	m, err := cachefile.Map(path)
 	if err != nil {
-		return empty, nil
+		return empty, nil, nil
 	}
-	pc, err := decodePageCache(data)
+	pc, err := decodePageCache(m.Bytes())
 	if err != nil {
-		return empty, nil
+		m.Close()
+		return empty, nil, nil
 	}
-	return pc, data
+	return pc, m.Bytes(), m
 }
 
 // savePageCache writes a cache file's bytes atomically (a temp file

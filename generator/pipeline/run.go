@@ -27,6 +27,7 @@ import (
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
@@ -98,7 +99,8 @@ type build struct {
 	gerr      error
 	prev      *pageCache // what the previous build made
 	prevBytes []byte
-	known     chan struct{} // closed once the site knows the previous files
+	prevMap   *cachefile.Mapping // prevBytes' mapping
+	known     chan struct{}      // closed once the site knows the previous files
 	knowFiles func()
 
 	schedule ExportSchedule
@@ -126,7 +128,8 @@ type build struct {
 
 type loadedCache struct {
 	pc      *pageCache
-	data    []byte
+	data    []byte             // the file's bytes, mapped (m)
+	m       *cachefile.Mapping // closed by run, after the next cache is saved
 	opening *indexOpening
 }
 
@@ -149,9 +152,12 @@ func (b *build) run() (err error) {
 	// it, also when the build fails before it got the page cache.
 	defer func() {
 		if !b.gotCache {
-			b.opening = (<-b.pcLoaded).opening
+			lc := <-b.pcLoaded
+			b.opening, b.prevMap = lc.opening, lc.m
 		}
 		b.opening.discard()
+		b.prevBytes = nil
+		b.prevMap.Close()
 	}()
 	if err := b.readValidate(rejects); err != nil {
 		return err
@@ -188,12 +194,12 @@ func (b *build) startLoading() {
 	b.pcLoaded = make(chan loadedCache, 1)
 	b.looked = make(chan lookedFiles, 1)
 	go func() {
-		pc, data := loadPageCache(b.pcPath)
+		pc, data, m := loadPageCache(b.pcPath)
 		var opening *indexOpening
 		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
-		b.pcLoaded <- loadedCache{pc, data, opening}
+		b.pcLoaded <- loadedCache{pc, data, m, opening}
 		b.looked <- previousFiles(c, pc)
 	}()
 }
@@ -256,7 +262,7 @@ func (b *build) cache() error {
 	b.global, b.gerr = globalKey(b.c, b.assets)
 	b.prev = &pageCache{Entries: map[string]cacheEntry{}}
 	lc := <-b.pcLoaded
-	b.gotCache, b.opening = true, lc.opening
+	b.gotCache, b.opening, b.prevMap = true, lc.opening, lc.m
 	if b.gerr == nil {
 		b.prev, b.prevBytes = lc.pc, lc.data
 	}

@@ -618,23 +618,33 @@ func (s *Site) publishNew() error {
 }
 
 // writeFileList writes FileList into the stage: the new site's files.
+// The list is compressed as it is written, not built whole first: at
+// 100,000 records it is megabytes of paths, fresh memory for one write.
 func (s *Site) writeFileList() error {
 	rels := make([]string, 0, len(s.prints))
 	for rel := range s.prints {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	var list []byte
-	for _, rel := range rels {
-		list = append(append(list, rel...), '\n')
-	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(list) // a bytes.Buffer's writes do not fail
-	if err := zw.Close(); err != nil {
+	f, err := os.Create(filepath.Join(s.stage, FileList))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(s.stage, FileList), b.Bytes(), 0o644)
+	bw := bufio.NewWriterSize(f, 64<<10)
+	zw := gzip.NewWriter(bw)
+	var line []byte
+	for _, rel := range rels {
+		line = append(append(line[:0], rel...), '\n')
+		zw.Write(line)
+	}
+	err = zw.Close() // the first write error, if any
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // readFileList returns the files FileList in out names, or nil when it is
