@@ -19,6 +19,7 @@ import (
 func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
 	l := newLoader(c, rep, rejects, rc)
 	extras, errs := l.read()
+	rc.releaseAll()
 	if l.consumeErr != nil {
 		rc.discard()
 		return nil, l.consumeErr
@@ -45,8 +46,11 @@ type loader struct {
 
 	// What was read of the file being read, to cache it once read whole
 	// (a file's records come together, in order).
-	got        *cachedFile
-	gotPath    string
+	got     *cachedFile
+	gotPath string
+	// dec decodes the summaries of files served from the read cache: its
+	// table of shared strings (repos, families, tags) is made once.
+	dec        model.SummaryDecoder
 	consumeErr error
 	consumed   chan struct{}
 }
@@ -110,10 +114,14 @@ func (l *loader) consume() {
 	for b := range l.queue {
 		<-b.done
 		if l.consumeErr != nil {
+			if b.cached != nil {
+				l.rc.release(b.cached)
+			}
 			continue
 		}
 		if b.cached != nil {
 			l.consumeErr = l.takeCached(b.path, b.cached)
+			l.rc.release(b.cached)
 		} else {
 			l.consumeErr = l.takeRead(b)
 		}
@@ -122,8 +130,7 @@ func (l *loader) consume() {
 
 // takeCached takes the records of a file served by the read cache.
 func (l *loader) takeCached(path string, f *cachedFile) error {
-	for k := range f.records {
-		r := &f.records[k]
+	return f.each(&l.dec, func(r *cachedRecord) error {
 		t := taken{src: record.Source{File: path, Index: r.index, Line: r.line}, raw: r.raw}
 		if r.problems != nil {
 			t.id, t.problems, t.rawJSON = r.id, r.problems, r.rawJSON
@@ -132,11 +139,8 @@ func (l *loader) takeCached(path string, f *cachedFile) error {
 			// now, the rejects file reads it again.
 			t.id, t.sum, t.needRaw = r.sum.ID, &r.sum, true
 		}
-		if err := l.take(t); err != nil {
-			return err
-		}
-	}
-	return nil
+		return l.take(t)
+	})
 }
 
 // takeRead takes the records of a batch read, and keeps them for the
@@ -218,7 +222,7 @@ func (l *loader) read() (*read.Extras, []error) {
 func (l *loader) served(path string, v read.Cached) error {
 	f := v.Value.(*cachedFile)
 	l.rep.Cached++
-	if len(f.records) > 0 {
+	if f.n > 0 {
 		l.files[path] = true
 	}
 	l.flush()

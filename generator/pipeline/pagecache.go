@@ -228,19 +228,29 @@ func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 	return t
 }
 
+// pieces returns the cache file made of t and the rest, but for its seal
+// (cachefile.Seal), in pieces that, put end to end, are its bytes: the
+// tables are not copied into one buffer (savePageCache writes them).
+func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerprint) [][]byte {
+	eb := export.encode()
+	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
+	out := [][]byte{}
+	for _, table := range [][]byte{t.entries, eb, t.indexed} {
+		head = binary.AppendUvarint(head, uint64(len(table)))
+		out = append(out, head, table)
+		head = nil
+	}
+	var tail []byte
+	tail = binary.AppendVarint(tail, int64(unusable))
+	tail = binary.AppendVarint(tail, marker.Size)
+	tail = binary.AppendVarint(tail, marker.ModTime)
+	tail = binary.AppendUvarint(tail, marker.Ino)
+	return append(out, tail)
+}
+
 // file returns the bytes of the cache file made of t and the rest.
 func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
-	eb := export.encode()
-	b := make([]byte, 0, len(t.entries)+len(eb)+len(t.indexed)+96)
-	b = cachefile.Begin(b, pageCacheKind, pageCacheVersion)
-	for _, table := range [][]byte{t.entries, eb, t.indexed} {
-		b = cachefile.AppendBytes(b, table)
-	}
-	b = binary.AppendVarint(b, int64(unusable))
-	b = binary.AppendVarint(b, marker.Size)
-	b = binary.AppendVarint(b, marker.ModTime)
-	b = binary.AppendUvarint(b, marker.Ino)
-	return cachefile.Seal(b)
+	return cachefile.Seal(bytes.Join(t.pieces(export, unusable, marker), nil))
 }
 
 // encodePageCache returns the bytes of the cache's file.
@@ -315,19 +325,19 @@ func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	return pc, m.Bytes(), m
 }
 
-// savePageCache writes a cache file's bytes atomically (a temp file
-// renamed), so a killed build never leaves a half-written one; not when
-// they are those of the file already (old).
-func savePageCache(path string, data, old []byte) error {
-	if old != nil && bytes.Equal(data, old) {
-		return nil
-	}
+// savePageCache writes a cache file's bytes (pieces, sealed) atomically
+// (a temp file renamed), so a killed build never leaves a half-written
+// one; not when they are those of the file already (old).
+func savePageCache(path string, pieces [][]byte, old []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	// The file of the format before internal/cachefile, never read now.
-	os.Remove(path + ".gob")
-	return cachefile.WriteFile(path, data)
+	wrote, err := cachefile.WriteSealed(path, old, pieces...)
+	if wrote {
+		// The file of the format before internal/cachefile, never read now.
+		os.Remove(path + ".gob")
+	}
+	return err
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.

@@ -207,7 +207,7 @@ func (b *build) startLoading() {
 // lookedFiles is what a build knows of the previous site's files: their
 // fingerprints, and how many it looked at on disk to know them.
 type lookedFiles struct {
-	prints map[string]publish.Fingerprint
+	prints func(rel string) (publish.Fingerprint, bool)
 	looked int
 }
 
@@ -219,17 +219,21 @@ type lookedFiles struct {
 // of a one-record rebuild. Else every file is looked at (one lstat each).
 func previousFiles(c *Config, pc *pageCache) lookedFiles {
 	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
-		prints := make(map[string]publish.Fingerprint, len(pc.Entries))
-		for rel, e := range pc.Entries {
-			prints[rel] = e.Print
-		}
-		return lookedFiles{prints: prints}
+		// The cache's own table, not a copy: it is only read from now on.
+		return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
+			e, ok := pc.Entries[rel]
+			return e.Print, ok
+		}}
 	}
 	rels := make([]string, 0, len(pc.Entries))
 	for rel := range pc.Entries {
 		rels = append(rels, rel)
 	}
-	return lookedFiles{publish.Look(c.Out, rels, c.Workers), len(rels)}
+	prints := publish.Look(c.Out, rels, c.Workers)
+	return lookedFiles{func(rel string) (publish.Fingerprint, bool) {
+		fp, ok := prints[rel]
+		return fp, ok
+	}, len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -279,7 +283,7 @@ func (b *build) cache() error {
 		prev := <-b.looked
 		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
-			b.out.Known(prev.prints)
+			b.out.KnownBy(prev.prints)
 		}
 		// Before an early export keeps its files: the site's table is
 		// sized once.
@@ -835,8 +839,8 @@ func (b *build) write() error {
 	stateDone := b.saveExportState()
 	if b.gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		data := b.tables.file(b.exportEntries, b.next.Unusable, b.next.Marker)
-		if err := savePageCache(b.pcPath, data, b.prevBytes); err != nil {
+		pieces := b.tables.pieces(b.exportEntries, b.next.Unusable, b.next.Marker)
+		if err := savePageCache(b.pcPath, pieces, b.prevBytes); err != nil {
 			b.c.cacheProblem("page cache: " + err.Error())
 		}
 	}

@@ -98,7 +98,7 @@ type Site struct {
 	// Fingerprint while it is being written (claimed). One table, not two:
 	// a rebuild claims and keeps every page of the site.
 	prints  map[string]Fingerprint
-	known   map[string]Fingerprint // of the previous site's files (Known)
+	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
 	dirs    sync.Map               // folders already made in the stage
 	written atomic.Int64
 	kept    atomic.Int64
@@ -383,8 +383,10 @@ func (s *Site) Unchanged(rel string, want Fingerprint) bool {
 	if CheckPath(rel) != nil {
 		return false
 	}
-	if fp, ok := s.known[rel]; ok {
-		return fp == want
+	if s.known != nil {
+		if fp, ok := s.known(rel); ok {
+			return fp == want
+		}
 	}
 	fp, ok := look(s.out, rel)
 	return ok && fp == want
@@ -433,7 +435,18 @@ func Look(out string, rels []string, workers int) map[string]Fingerprint {
 // before Begin, so that Unchanged and Reuse need not look at those files
 // again. Files not in prints are looked at as usual. It must be called
 // before any of them.
-func (s *Site) Known(prints map[string]Fingerprint) { s.known = prints }
+func (s *Site) Known(prints map[string]Fingerprint) {
+	s.KnownBy(func(rel string) (Fingerprint, bool) {
+		fp, ok := prints[rel]
+		return fp, ok
+	})
+}
+
+// KnownBy is Known with a function that gives the fingerprints: a caller
+// whose table of the previous files holds them (the page cache) need not
+// copy them into a map of their own. known may be called from several
+// goroutines at once.
+func (s *Site) KnownBy(known func(rel string) (Fingerprint, bool)) { s.known = known }
 
 // FingerprintsOf sets prints[k] to the fingerprint of the new site's file
 // rels[k] as it stands now (and after Commit), and ok[k] to whether the
