@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -155,6 +156,26 @@ func (m indexedMap) encode() []byte {
 		b = append(b, id...)
 		h := m[id]
 		b = append(b, h[:]...)
+	}
+	return b
+}
+
+// encodeIndexed is indexedMap.encode of the map from ids[k] to raws[k],
+// without making the map: a rebuild's table of every record's hash is
+// only ever encoded. The ids must be distinct.
+func encodeIndexed(ids []string, raws [][32]byte) []byte {
+	order := make([]int32, len(ids))
+	size := 16
+	for k := range order {
+		order[k] = int32(k)
+		size += len(ids[k]) + 33
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+	b := make([]byte, 0, size)
+	b = binary.AppendUvarint(b, 1+uint64(len(ids)))
+	for _, k := range order {
+		b = cachefile.AppendString(b, ids[k])
+		b = append(b, raws[k][:]...)
 	}
 	return b
 }

@@ -395,7 +395,9 @@ func (b *build) check() error {
 	var needed atomic.Int64
 	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
-		rel := b.m.Summaries[i].Path() + "index.html"
+		// Path() + "index.html", made in one string, not two.
+		sum := &b.m.Summaries[i]
+		rel := sum.Repo + "/" + sum.Slug + "/index.html"
 		b.rels[i] = rel
 		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
 		if !prev.reuse(out, rel, kindRecord, b.keys[i]) {
@@ -704,17 +706,14 @@ func (b *build) sitemaps() error {
 // export is the stage export: what is left of an early export, or the
 // export kept whole, or made alone, after the model's last use.
 func (b *build) export() error {
-	// The page cache's tables: of the records' hashes (next.Indexed, the
+	// The page cache's tables: of the records' hashes (Indexed, the
 	// last use of the site model and the dataset: from here on the
 	// collector may free them, which gives a whole export room at half a
 	// million records), and of every file but the export's, with their
 	// fingerprints, encoded (notePages). notePages runs while an early or
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
-	b.next.Indexed = make(map[string][32]byte, len(b.m.Summaries))
-	for i := range b.m.Summaries {
-		b.next.Indexed[b.m.Summaries[i].ID] = b.ds.raws[i]
-	}
+	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws)
 	switch b.schedule {
 	case ExportBeside:
 		b.notePages()
@@ -755,7 +754,7 @@ func (b *build) notePages() {
 		b.next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: b.keys[i]}
 	}
 	setPrints(b.out, b.next.Entries)
-	b.tables = encodeTables(b.next.Entries, b.next.Indexed)
+	b.tables.entries = b.next.Entries.encode()
 }
 
 // doExport exports the search index into the site. The export may keep

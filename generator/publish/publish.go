@@ -99,7 +99,7 @@ type Site struct {
 	// a rebuild claims and keeps every page of the site.
 	prints  map[string]Fingerprint
 	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
-	dirs    sync.Map               // folders already made in the stage
+	dirs    sync.Map                             // folders already made in the stage
 	written atomic.Int64
 	kept    atomic.Int64
 	bytes   atomic.Int64
