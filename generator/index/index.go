@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // DefaultBatchSize is the number of index operations per bleve batch: large
@@ -24,6 +25,9 @@ type Index struct {
 	bleve bleve.Index
 	side  map[string]sideEntry // by record id
 	log   sideLog              // the side store file's state (side.go)
+	// sideMap is the side store file as Open mapped it: the entries read
+	// from it refer to its bytes until Close.
+	sideMap *cachefile.Mapping
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
 
@@ -82,6 +86,7 @@ func Open(dir string) (*Index, error) {
 	}
 	// Start over: remove whatever is there.
 	ix.side, ix.log = map[string]sideEntry{}, sideLog{}
+	ix.closeSide()
 	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile, oldSideFile} {
 		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
 			return nil, err
@@ -103,14 +108,27 @@ func Open(dir string) (*Index, error) {
 	return ix, nil
 }
 
-// Close closes the bleve index.
+// Close closes the bleve index and unmaps the side store: the sort keys
+// SortKeyOf returned must not be used after.
 func (ix *Index) Close() error {
 	if ix == nil || ix.bleve == nil {
 		return nil
 	}
 	err := ix.bleve.Close()
 	ix.bleve = nil
+	ix.closeSide()
 	return err
+}
+
+// closeSide forgets the entries read from the side store file and unmaps
+// it.
+func (ix *Index) closeSide() {
+	if ix.sideMap == nil {
+		return
+	}
+	ix.side = map[string]sideEntry{}
+	ix.sideMap.Close()
+	ix.sideMap = nil
 }
 
 // Bleve exposes the underlying index (for parity tests and diagnostics).
@@ -125,7 +143,7 @@ func (ix *Index) Dir() string { return ix.dir }
 // RecordsKey fingerprints the records indexed now.
 func (ix *Index) RecordsKey() [32]byte { return ix.sideKey() }
 
-// SortKeyOf returns the sort key of an indexed record.
+// SortKeyOf returns the sort key of an indexed record, valid until Close.
 func (ix *Index) SortKeyOf(id string) (string, bool) {
 	e, ok := ix.side[id]
 	return e.SortKey, ok

@@ -74,30 +74,76 @@ const (
 
 var errSideCorrupt = errors.New("side store: corrupt")
 
-// readSide replays the side store file into ix.side.
+// readSide replays the side store file into ix.side. The file is mapped,
+// not read into the heap: the entries' sort keys and blobs are slices of
+// the mapping (a one-change rebuild would otherwise touch the whole store
+// as fresh memory), which stays mapped until Close. Nothing writes the
+// mapped bytes: writeSide appends past them, or compacts into a new file
+// renamed over the old one.
 func (ix *Index) readSide() error {
-	data, err := os.ReadFile(filepath.Join(ix.dir, sideFile))
+	m, err := cachefile.Map(filepath.Join(ix.dir, sideFile))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil // a fresh, empty index
 		}
 		return err
 	}
+	if err := ix.replayAll(m.Bytes()); err != nil {
+		m.Close()
+		return err
+	}
+	ix.sideMap = m
+	return nil
+}
+
+// replayAll checks the segments of the file's bytes, then replays them
+// into a map sized for the records they put.
+func (ix *Index) replayAll(data []byte) error {
 	rest, err := cachefile.Header(data, sideKind, sideVersion)
 	if err != nil {
 		return errSideCorrupt
 	}
+	var bodies [][]byte
+	puts := 0
 	r := cachefile.NewReader(rest)
 	for r.Len() > 0 {
 		body := r.Entry()
 		if r.Err() != nil {
 			return errSideCorrupt
 		}
+		bodies = append(bodies, body)
+		puts += countPuts(body)
+	}
+	ix.side = make(map[string]sideEntry, puts)
+	for _, body := range bodies {
 		if err := ix.replay(body); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// countPuts counts the puts of a segment's body, to size the map: growing
+// a map of a hundred thousand entries allocates about twice its size. A
+// malformed body counts what it can; replay refuses it.
+func countPuts(body []byte) int {
+	if len(body) < 16 {
+		return 0
+	}
+	r := cachefile.NewReader(body[16:])
+	n := 0
+	for r.Len() > 0 && r.Err() == nil {
+		op := r.Byte()
+		r.Bytes() // id
+		if op != 1 {
+			continue
+		}
+		n++
+		r.Next(16)
+		r.Bytes() // sort key
+		r.Bytes() // blob
+	}
+	return n
 }
 
 // replay applies one segment's body.
@@ -119,11 +165,10 @@ func (ix *Index) replay(body []byte) error {
 			if r.Err() != nil {
 				return errSideCorrupt
 			}
-			// The blob keeps the file's buffer alive; it is a slice of it,
-			// not a copy, as every entry's is, and so is the sort key (the
-			// buffer is never written after it is read): at half a million
-			// records the keys (family, class, message shape) are tens of
-			// megabytes.
+			// The sort key and the blob are slices of the mapping, not
+			// copies (at half a million records the keys alone are tens
+			// of megabytes); the id is a copy: map keys are read by every
+			// lookup, and a lookup after Close must not fault.
 			e.SortKey, e.Blob = unsafe.String(unsafe.SliceData(sk), len(sk)), blob
 			ix.side[string(id)] = e
 		case 2:

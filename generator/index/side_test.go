@@ -1,10 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -38,7 +40,7 @@ func TestSideLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		key := ix.sideKey()
-		want := ix.side
+		want := cloneSide(ix.side) // ix.side refers to the mapping Close unmaps
 		if err := ix.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +88,108 @@ func TestSideLog(t *testing.T) {
 	if ix.DocCount() != 0 || n == 0 {
 		t.Fatalf("a torn side store was trusted: %d records (had %d)", ix.DocCount(), n)
 	}
+}
+
+// cloneSide copies a side store's entries out of its file's mapping.
+func cloneSide(side map[string]sideEntry) map[string]sideEntry {
+	out := make(map[string]sideEntry, len(side))
+	for id, e := range side {
+		out[id] = sideEntry{Hash: e.Hash, SortKey: strings.Clone(e.SortKey), Blob: bytes.Clone(e.Blob)}
+	}
+	return out
+}
+
+// TestSideMappedSurvivesWrites checks that the entries read from the
+// mapped side store stay what they were while the index appends to the
+// file and compacts it into a new one, and that the index reopens to
+// them.
+func TestSideMappedSurvivesWrites(t *testing.T) {
+	defer func(slack int) { sideSlack = slack }(sideSlack)
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := genRecords(300, 8)
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	if ix, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ix.sideMap == nil || len(ix.sideMap.Bytes()) == 0 {
+		t.Fatal("the side store was not mapped")
+	}
+	// What the records' doc data and sort keys are, read from the mapping.
+	before := map[string]DocData{}
+	for _, r := range recs {
+		d, err := ix.DocData(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk, _ := ix.SortKeyOf(r.ID)
+		d.SortKey = strings.Clone(sk) // the mapping goes at Close
+		before[r.ID] = d
+	}
+	check := func(when string, skip map[string]bool) {
+		t.Helper()
+		for id, want := range before {
+			if skip[id] {
+				continue
+			}
+			got, err := ix.DocData(id)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", when, id, err)
+			}
+			got.SortKey, _ = ix.SortKeyOf(id)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %s reads %+v, want %+v", when, id, got, want)
+			}
+		}
+	}
+	// An edit appends a segment to the mapped file.
+	edited := map[string]bool{}
+	recs[5].Documentation += " appended"
+	edited[recs[5].ID] = true
+	if st, err := ix.Sync(Records(recs)); err != nil || st.Updated != 1 {
+		t.Fatalf("edit: %+v, %v", st, err)
+	}
+	check("after an append", edited)
+	// Dropping most records makes the next write a compaction: a new file
+	// renamed over the mapped one.
+	sideSlack = 0
+	path := filepath.Join(dir, sideFile)
+	old, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := recs[:100]
+	if _, err := ix.Sync(Records(kept)); err != nil {
+		t.Fatal(err)
+	}
+	now, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(old, now) {
+		t.Fatal("the compaction rewrote the mapped file in place")
+	}
+	for _, r := range recs[100:] {
+		delete(before, r.ID)
+	}
+	check("after a compaction", edited)
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.DocCount() != len(kept) {
+		t.Fatalf("reopened with %d records, want %d", ix.DocCount(), len(kept))
+	}
+	check("reopened", edited)
 }
 
 // TestSyncMergesSegments checks that a Sync that made several segments

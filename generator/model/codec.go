@@ -118,3 +118,48 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	}
 	return s, b, nil
 }
+
+// SummaryLen returns the length of the summary's binary form at the start
+// of b, checking its structure as Decode does, without decoding it: a
+// cache can so check a whole entry before it decodes its summaries one by
+// one, straight to where they go. Decode fails on b[:n] exactly when
+// SummaryLen does.
+func SummaryLen(b []byte) (int, error) {
+	rest := b
+	uvarint := func(limit uint64) (uint64, bool) {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || n > limit {
+			return 0, false
+		}
+		rest = rest[k:]
+		return n, true
+	}
+	skip := func() bool {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || n > uint64(len(rest)-k) {
+			return false
+		}
+		rest = rest[k+int(n):]
+		return true
+	}
+	for range 12 {
+		if !skip() {
+			return 0, errShort
+		}
+	}
+	for range 2 {
+		if _, ok := uvarint(1 << 40); !ok {
+			return 0, errShort
+		}
+	}
+	tags, ok := uvarint(1 << 40)
+	if !ok || tags > uint64(len(rest)) {
+		return 0, errShort
+	}
+	for ; tags > 0; tags-- {
+		if !skip() {
+			return 0, errShort
+		}
+	}
+	return len(b) - len(rest), nil
+}

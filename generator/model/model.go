@@ -181,6 +181,10 @@ func (b *Builder) Add(s Summary) int32 {
 	return int32(len(b.summaries) - 1)
 }
 
+// Grow makes room for n more summaries: a caller that knows about how
+// many records come spares the copies of growing the table.
+func (b *Builder) Grow(n int) { b.summaries = slices.Grow(b.summaries, n) }
+
 // AddRepoEntries adds repo descriptions from an export's repos.json.
 func (b *Builder) AddRepoEntries(rs []record.Repo) { b.repos = append(b.repos, rs...) }
 

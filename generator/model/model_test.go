@@ -177,6 +177,27 @@ func TestSummaryBinary(t *testing.T) {
 				t.Errorf("decoded a summary cut at %d bytes", n)
 			}
 		}
+		// SummaryLen measures what Decode reads, and refuses what it
+		// refuses: cut short, or with any byte changed.
+		if n, err := SummaryLen(append(b[4:len(b):len(b)], 'z')); err != nil || n != len(b)-4 {
+			t.Fatalf("SummaryLen: %d, %v; want %d", n, err, len(b)-4)
+		}
+		for n := 0; n < len(b)-4; n++ {
+			if _, err := SummaryLen(b[4 : 4+n]); err == nil {
+				t.Errorf("SummaryLen took a summary cut at %d bytes", n)
+			}
+		}
+		for i := 4; i < len(b); i++ {
+			for _, v := range []byte{0, 1, 0x7f, 0x80, 0xff, b[i] + 1} {
+				bad := append(slices.Clone(b[4:]), 'z', 'z', 'z')
+				bad[i-4] = v
+				_, rest, derr := d.Decode(bad)
+				n, lerr := SummaryLen(bad)
+				if (derr == nil) != (lerr == nil) || derr == nil && n != len(bad)-len(rest) {
+					t.Fatalf("byte %d set to %#x: Decode read %d (%v), SummaryLen %d (%v)", i-4, v, len(bad)-len(rest), derr, n, lerr)
+				}
+			}
+		}
 	}
 }
 

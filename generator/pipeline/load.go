@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -18,6 +19,7 @@ import (
 func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
 	l := newLoader(c, rep, rejects, rc)
 	extras, errs := l.read()
+	rc.releaseAll()
 	if l.consumeErr != nil {
 		rc.discard()
 		return nil, l.consumeErr
@@ -44,8 +46,11 @@ type loader struct {
 
 	// What was read of the file being read, to cache it once read whole
 	// (a file's records come together, in order).
-	got        *cachedFile
-	gotPath    string
+	got     *cachedFile
+	gotPath string
+	// dec decodes the summaries of files served from the read cache: its
+	// table of shared strings (repos, families, tags) is made once.
+	dec        model.SummaryDecoder
 	consumeErr error
 	consumed   chan struct{}
 }
@@ -73,6 +78,10 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 		rl: &rejectLog{w: rejects}, files: map[string]bool{},
 		queue: make(chan *batch, 4*c.Workers), work: make(chan *batch, 4*c.Workers),
 		cur: &batch{done: make(chan struct{})}, consumed: make(chan struct{})}
+	if rc != nil && rc.prevCount > 0 {
+		l.ds.grow(rc.prevCount)
+		l.set.Grow(rc.prevCount)
+	}
 	for w := 0; w < c.Workers; w++ {
 		l.validators.Add(1)
 		go l.validate()
@@ -105,10 +114,14 @@ func (l *loader) consume() {
 	for b := range l.queue {
 		<-b.done
 		if l.consumeErr != nil {
+			if b.cached != nil {
+				l.rc.release(b.cached)
+			}
 			continue
 		}
 		if b.cached != nil {
 			l.consumeErr = l.takeCached(b.path, b.cached)
+			l.rc.release(b.cached)
 		} else {
 			l.consumeErr = l.takeRead(b)
 		}
@@ -117,8 +130,7 @@ func (l *loader) consume() {
 
 // takeCached takes the records of a file served by the read cache.
 func (l *loader) takeCached(path string, f *cachedFile) error {
-	for k := range f.records {
-		r := &f.records[k]
+	return f.each(&l.dec, func(r *cachedRecord) error {
 		t := taken{src: record.Source{File: path, Index: r.index, Line: r.line}, raw: r.raw}
 		if r.problems != nil {
 			t.id, t.problems, t.rawJSON = r.id, r.problems, r.rawJSON
@@ -127,11 +139,8 @@ func (l *loader) takeCached(path string, f *cachedFile) error {
 			// now, the rejects file reads it again.
 			t.id, t.sum, t.needRaw = r.sum.ID, &r.sum, true
 		}
-		if err := l.take(t); err != nil {
-			return err
-		}
-	}
-	return nil
+		return l.take(t)
+	})
 }
 
 // takeRead takes the records of a batch read, and keeps them for the
@@ -213,7 +222,7 @@ func (l *loader) read() (*read.Extras, []error) {
 func (l *loader) served(path string, v read.Cached) error {
 	f := v.Value.(*cachedFile)
 	l.rep.Cached++
-	if len(f.records) > 0 {
+	if f.n > 0 {
 		l.files[path] = true
 	}
 	l.flush()
@@ -249,7 +258,7 @@ func (l *loader) finish(extras *read.Extras, errs []error) (*dataset, error) {
 	}
 	if rc != nil {
 		// A cache that cannot be saved only costs the next build time.
-		if err := rc.save(errs); err != nil {
+		if err := rc.save(errs, len(ds.ids)); err != nil {
 			c.cacheProblem("read cache: " + err.Error())
 		}
 	}
@@ -311,6 +320,15 @@ func (l *loader) take(t taken) error {
 		l.c.Progress("read", rep.Read, 0)
 	}
 	return nil
+}
+
+// grow makes room for n records: the previous build's count, so that
+// the tables are not grown by copying as they fill.
+func (ds *dataset) grow(n int) {
+	ds.builder.Grow(n)
+	ds.locs = slices.Grow(ds.locs, n)
+	ds.raws = slices.Grow(ds.raws, n)
+	ds.ids = slices.Grow(ds.ids, n)
 }
 
 // add adds a valid record read at src.

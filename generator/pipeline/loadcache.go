@@ -67,6 +67,8 @@ const (
 	sumsVersion      = 2
 	relatedKind      = "related"
 	relatedVersion   = 2
+	countKind        = "record count"
+	countVersion     = 1
 )
 
 // readCache is the read cache of one build.
@@ -98,10 +100,14 @@ type readCache struct {
 	young     []string
 	prevYoung map[string]bool
 	count     struct{ looked, served, wereYoung atomic.Int64 }
-	// bufs are the buffers entries are read into: each entry is decoded
-	// into memory of its own, then its buffer reads the next one.
-	bufs   sync.Pool
+	// mapped are the entries of files served, mapped until their records
+	// are taken (release).
+	mapped map[*cachefile.Mapping]bool
 	coarse atomic.Bool // a file's times were whole seconds
+	// prevCount is how many valid records the previous build took (0:
+	// unknown), so that the tables of a hundred thousand records are made
+	// at their size instead of grown (countPath).
+	prevCount int
 }
 
 func newReadCache(dir string) *readCache {
@@ -110,9 +116,40 @@ func newReadCache(dir string) *readCache {
 		return nil
 	}
 	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
-	rc.bufs.New = func() any { return new([]byte) }
+	rc.mapped = map[*cachefile.Mapping]bool{}
 	rc.prevYoung = rc.loadYoung()
+	rc.prevCount = rc.loadCount()
 	return rc
+}
+
+func (rc *readCache) countPath() string { return filepath.Join(rc.dir, "count") }
+
+// maxCountHint bounds the size a count file may ask tables to be made
+// at: it is a hint, and a wrong one costs only memory.
+const maxCountHint = 1 << 24
+
+// loadCount reads the previous build's count of valid records.
+func (rc *readCache) loadCount() int {
+	body, err := cachefile.ReadFile(rc.countPath(), countKind, countVersion)
+	if err != nil {
+		return 0
+	}
+	r := cachefile.NewReader(body)
+	n := r.Uvarint()
+	if r.Done() != nil || n > maxCountHint {
+		return 0
+	}
+	return int(n)
+}
+
+// saveCount keeps this build's count of valid records for the next
+// build, when it is not the one loaded.
+func (rc *readCache) saveCount(n int) error {
+	if n == rc.prevCount {
+		return nil
+	}
+	b := binary.AppendUvarint(cachefile.Begin(nil, countKind, countVersion), uint64(n))
+	return cachefile.WriteFile(rc.countPath(), cachefile.Seal(b))
 }
 
 func (rc *readCache) youngPath() string { return filepath.Join(rc.dir, "young") }
@@ -182,10 +219,17 @@ func (rc *readCache) inputStats(x *read.Extras) InputStats {
 	return st
 }
 
-// cachedFile is what the cache keeps of one record file.
+// cachedFile is what the cache keeps of one record file: its records
+// (when read, for its entry), or its entry's records in their binary form
+// (when served from the cache), decoded one by one as they are taken.
 type cachedFile struct {
 	version string // the newest wrapper datasetVersion of its records
 	records []cachedRecord
+	// Served from the cache: n records in body, a checked slice of the
+	// entry's mapping (m), which the loader closes once it took them.
+	n    int
+	body []byte
+	m    *cachefile.Mapping
 }
 
 type cachedRecord struct {
@@ -234,7 +278,7 @@ func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
 	}
 	if f, ok := rc.load(id); ok {
 		rc.count.served.Add(1)
-		return read.Cached{Records: len(f.records), DatasetVersion: f.version, Value: f}, true
+		return read.Cached{Records: f.n, DatasetVersion: f.version, Value: f}, true
 	}
 	rc.mu.Lock()
 	rc.missed[id.Path] = id
@@ -342,62 +386,136 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 	return b
 }
 
-// load reads the entry of a file, if it has one made for this identity.
+// load maps the entry of a file, if it has one made for this identity,
+// and checks its records' forms: a served file's records are decoded
+// straight into the dataset as they are taken (records), not into a table
+// of their own first, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
-	bufp := rc.bufs.Get().(*[]byte)
-	defer rc.bufs.Put(bufp)
-	body, buf, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *bufp)
-	*bufp = buf
+	body, m, err := cachefile.MapFile(rc.entryPath(id.Path), readCacheKind, readCacheVersion)
 	if err != nil {
 		return nil, false
 	}
 	r := cachefile.NewReader(body)
-	if !r.Expect(rc.header(nil, id)) {
+	f := &cachedFile{m: m}
+	if r.Expect(rc.header(nil, id)) {
+		f.version = r.String()
+		f.n = r.Count()
+		f.body = r.Next(r.Len())
+	}
+	if r.Err() != nil || checkCachedRecords(f.body, f.n) != nil {
+		m.Close()
 		return nil, false
 	}
-	f, err := decodeCachedFile(r)
-	if err != nil {
-		return nil, false
-	}
+	rc.mu.Lock()
+	rc.mapped[m] = true
+	rc.mu.Unlock()
 	return f, true
 }
 
-func decodeCachedFile(r *cachefile.Reader) (*cachedFile, error) {
-	version := r.String()
-	f := &cachedFile{version: version, records: make([]cachedRecord, r.Count())}
-	var dec model.SummaryDecoder
-	for k := range f.records {
-		rec := &f.records[k]
-		rec.index, rec.line = r.Int(1<<40), r.Int(1<<40)
-		copy(rec.raw[:], r.Next(32))
-		switch r.Byte() {
-		case 0:
-			r.Decode(func(b []byte) (rest []byte, err error) {
-				rec.sum, rest, err = dec.Decode(b)
-				return rest, err
-			})
-		case 1:
-			rec.id = r.String()
-			rec.problems = make([]validate.Problem, r.Count())
-			if len(rec.problems) == 0 {
-				return nil, errBadEntry
-			}
-			for p := range rec.problems {
-				rec.problems[p].Field = r.String()
-				rec.problems[p].Rule = r.String()
-			}
-			rec.rawJSON = bytes.Clone(r.Bytes()) // not the read buffer, used again
-		default:
-			return nil, errBadEntry
-		}
-		if r.Err() != nil {
-			return nil, r.Err()
+// checkCachedRecords checks that body holds n records in their binary
+// form, and nothing more.
+func checkCachedRecords(body []byte, n int) error {
+	r := cachefile.NewReader(body)
+	var rec cachedRecord
+	for range n {
+		if err := decodeCachedRecord(r, nil, &rec); err != nil {
+			return err
 		}
 	}
 	if r.Done() != nil {
-		return nil, errBadEntry
+		return errBadEntry
 	}
-	return f, nil
+	return nil
+}
+
+// each yields the records of a file served from the cache, decoded
+// one by one into the same cachedRecord. Its strings are its own, not the
+// mapping's.
+func (f *cachedFile) each(dec *model.SummaryDecoder, yield func(*cachedRecord) error) error {
+	r := cachefile.NewReader(f.body)
+	var rec cachedRecord
+	for range f.n {
+		if err := decodeCachedRecord(r, dec, &rec); err != nil {
+			return err // checked by load: not for a file served
+		}
+		if err := yield(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeCachedRecord decodes the next record of an entry into rec; with
+// no decoder (dec nil) it only checks its form, and sets nothing.
+func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cachedRecord) error {
+	index, line := r.Int(1<<40), r.Int(1<<40)
+	raw := r.Next(32)
+	switch r.Byte() {
+	case 0:
+		r.Decode(func(b []byte) ([]byte, error) {
+			if dec == nil {
+				n, err := model.SummaryLen(b)
+				return b[n:], err
+			}
+			var err error
+			rec.sum, b, err = dec.Decode(b)
+			return b, err
+		})
+		rec.problems, rec.id, rec.rawJSON = nil, "", nil
+	case 1:
+		id := r.Bytes()
+		n := r.Count()
+		if n == 0 {
+			return errBadEntry
+		}
+		var problems []validate.Problem
+		if dec != nil {
+			problems = make([]validate.Problem, n)
+		}
+		for p := range n {
+			field, rule := r.Bytes(), r.Bytes()
+			if dec != nil {
+				problems[p] = validate.Problem{Field: string(field), Rule: string(rule)}
+			}
+		}
+		rawJSON := r.Bytes()
+		if dec != nil {
+			rec.id, rec.problems, rec.rawJSON = string(id), problems, bytes.Clone(rawJSON)
+		}
+	default:
+		return errBadEntry
+	}
+	if r.Err() != nil {
+		return r.Err()
+	}
+	if dec != nil {
+		rec.index, rec.line = index, line
+		copy(rec.raw[:], raw)
+	}
+	return nil
+}
+
+// release unmaps the entry of a file served, once its records are taken
+// (or will not be).
+func (rc *readCache) release(f *cachedFile) {
+	rc.mu.Lock()
+	delete(rc.mapped, f.m)
+	rc.mu.Unlock()
+	f.m.Close()
+}
+
+// releaseAll unmaps the entries of files served whose records were not
+// taken (a read that stopped early).
+func (rc *readCache) releaseAll() {
+	if rc == nil {
+		return
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for m := range rc.mapped {
+		m.Close()
+	}
+	clear(rc.mapped)
 }
 
 var errBadEntry = errors.New("read cache: bad entry")
@@ -483,7 +601,7 @@ func (rc *readCache) discard() {
 // cached: looked up and missed, not changed too recently, read whole (and
 // staged as they were), and read without a problem (a file's problems are
 // reported by reading it). Files without records get an empty entry.
-func (rc *readCache) save(problems []error) error {
+func (rc *readCache) save(problems []error, valid int) error {
 	defer rc.discard()
 	bad := map[string]bool{}
 	for _, err := range problems {
@@ -498,6 +616,9 @@ func (rc *readCache) save(problems []error) error {
 	}
 	first := rc.saveSums()
 	if err := rc.saveYoung(); first == nil {
+		first = err
+	}
+	if err := rc.saveCount(valid); first == nil {
 		first = err
 	}
 	rc.mu.Lock()

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -159,6 +160,26 @@ func (m indexedMap) encode() []byte {
 	return b
 }
 
+// encodeIndexed is indexedMap.encode of the map from ids[k] to raws[k],
+// without making the map: a rebuild's table of every record's hash is
+// only ever encoded. The ids must be distinct.
+func encodeIndexed(ids []string, raws [][32]byte) []byte {
+	order := make([]int32, len(ids))
+	size := 16
+	for k := range order {
+		order[k] = int32(k)
+		size += len(ids[k]) + 33
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+	b := make([]byte, 0, size)
+	b = binary.AppendUvarint(b, 1+uint64(len(ids)))
+	for _, k := range order {
+		b = cachefile.AppendString(b, ids[k])
+		b = append(b, raws[k][:]...)
+	}
+	return b
+}
+
 func (m *indexedMap) decode(b []byte) error {
 	r := cachefile.NewReader(b)
 	n := r.Count()
@@ -228,19 +249,29 @@ func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 	return t
 }
 
+// pieces returns the cache file made of t and the rest, but for its seal
+// (cachefile.Seal), in pieces that, put end to end, are its bytes: the
+// tables are not copied into one buffer (savePageCache writes them).
+func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerprint) [][]byte {
+	eb := export.encode()
+	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
+	out := [][]byte{}
+	for _, table := range [][]byte{t.entries, eb, t.indexed} {
+		head = binary.AppendUvarint(head, uint64(len(table)))
+		out = append(out, head, table)
+		head = nil
+	}
+	var tail []byte
+	tail = binary.AppendVarint(tail, int64(unusable))
+	tail = binary.AppendVarint(tail, marker.Size)
+	tail = binary.AppendVarint(tail, marker.ModTime)
+	tail = binary.AppendUvarint(tail, marker.Ino)
+	return append(out, tail)
+}
+
 // file returns the bytes of the cache file made of t and the rest.
 func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
-	eb := export.encode()
-	b := make([]byte, 0, len(t.entries)+len(eb)+len(t.indexed)+96)
-	b = cachefile.Begin(b, pageCacheKind, pageCacheVersion)
-	for _, table := range [][]byte{t.entries, eb, t.indexed} {
-		b = cachefile.AppendBytes(b, table)
-	}
-	b = binary.AppendVarint(b, int64(unusable))
-	b = binary.AppendVarint(b, marker.Size)
-	b = binary.AppendVarint(b, marker.ModTime)
-	b = binary.AppendUvarint(b, marker.Ino)
-	return cachefile.Seal(b)
+	return cachefile.Seal(bytes.Join(t.pieces(export, unusable, marker), nil))
 }
 
 // encodePageCache returns the bytes of the cache's file.
@@ -298,33 +329,36 @@ func decodePageCache(data []byte) (*pageCache, error) {
 
 // loadPageCache reads the page cache of an output folder; a missing or
 // unreadable one is empty. It returns the file's bytes too, so that a
-// build that changes nothing need not write the same cache again.
-func loadPageCache(path string) (*pageCache, []byte) {
+// build that changes nothing need not write the same cache again: they
+// are a mapping of the file (nothing decoded refers to them), for the
+// caller to Close once it has saved the next cache.
+func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	empty := &pageCache{Entries: map[string]cacheEntry{}}
-	data, err := os.ReadFile(path)
+	m, err := cachefile.Map(path)
 	if err != nil {
-		return empty, nil
+		return empty, nil, nil
 	}
-	pc, err := decodePageCache(data)
+	pc, err := decodePageCache(m.Bytes())
 	if err != nil {
-		return empty, nil
+		m.Close()
+		return empty, nil, nil
 	}
-	return pc, data
+	return pc, m.Bytes(), m
 }
 
-// savePageCache writes a cache file's bytes atomically (a temp file
-// renamed), so a killed build never leaves a half-written one; not when
-// they are those of the file already (old).
-func savePageCache(path string, data, old []byte) error {
-	if old != nil && bytes.Equal(data, old) {
-		return nil
-	}
+// savePageCache writes a cache file's bytes (pieces, sealed) atomically
+// (a temp file renamed), so a killed build never leaves a half-written
+// one; not when they are those of the file already (old).
+func savePageCache(path string, pieces [][]byte, old []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	// The file of the format before internal/cachefile, never read now.
-	os.Remove(path + ".gob")
-	return cachefile.WriteFile(path, data)
+	wrote, err := cachefile.WriteSealed(path, old, pieces...)
+	if wrote {
+		// The file of the format before internal/cachefile, never read now.
+		os.Remove(path + ".gob")
+	}
+	return err
 }
 
 // reuse keeps the previous file at rel when its entry has this kind and key.

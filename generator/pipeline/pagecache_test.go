@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"testing"
@@ -120,5 +121,33 @@ func TestPageCacheBytes(t *testing.T) {
 		if bytes.Equal(enc(b), want) {
 			t.Errorf("caches differing in %s encode alike", name)
 		}
+	}
+}
+
+// encodeIndexed makes the bytes indexedMap.encode makes of the same
+// table, which decode back to it.
+func TestEncodeIndexed(t *testing.T) {
+	var ids []string
+	var raws [][32]byte
+	m := indexedMap{}
+	for k := range 500 {
+		id := fmt.Sprintf("%016x", uint64(k*2654435761)%99991)
+		if _, dup := m[id]; dup {
+			continue
+		}
+		h := sha256.Sum256([]byte(id))
+		ids, raws = append(ids, id), append(raws, h)
+		m[id] = h
+	}
+	got := encodeIndexed(ids, raws)
+	if !bytes.Equal(got, m.encode()) {
+		t.Fatal("encodeIndexed and indexedMap.encode differ")
+	}
+	var back indexedMap
+	if err := back.decode(got); err != nil || !maps.Equal(back, m) {
+		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, m))
+	}
+	if empty := encodeIndexed(nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
+		t.Fatal("an empty table encodes otherwise")
 	}
 }

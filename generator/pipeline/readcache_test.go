@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs"
+	"github.com/errdocs/errdocs/internal/cachefile"
 	"github.com/errdocs/errdocs/internal/testseed"
 )
 
@@ -283,7 +285,9 @@ func TestReadCacheBadEntries(t *testing.T) {
 	p := newPair(t, in)
 	p.build()
 	// Damaged, cut short or emptied entries are not trusted.
-	entries, _ := filepath.Glob(filepath.Join(p.cache, "read", "*"))
+	// The entries (named by a hash of their file's path), not the files
+	// beside them (the count of records).
+	entries, _ := filepath.Glob(filepath.Join(p.cache, "read", strings.Repeat("[0-9a-f]", 24)))
 	if len(entries) != 3 {
 		t.Fatalf("%d read cache entries, want 3", len(entries))
 	}
@@ -358,5 +362,38 @@ func TestReadCacheManifestSums(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("an edit the manifest does not list went unreported: %q", o.problems)
+	}
+}
+
+// The read cache keeps the count of valid records, for the next build to
+// size its tables; a count that is wrong, or a damaged count file, changes
+// nothing a build makes.
+func TestReadCacheCount(t *testing.T) {
+	trustAll(t)
+	in, _ := testInput(t)
+	p := newPair(t, in)
+	first := p.build()
+	rc := newReadCache(filepath.Join(p.cache, "read"))
+	if rc.prevCount == 0 || rc.prevCount != first.rep.Built {
+		t.Fatalf("count kept: %d, want the %d records built", rc.prevCount, first.rep.Built)
+	}
+	path := rc.countPath()
+	for name, data := range map[string][]byte{
+		"too small": cachefile.Seal(binary.AppendUvarint(cachefile.Begin(nil, countKind, countVersion), 1)),
+		"too large": cachefile.Seal(binary.AppendUvarint(cachefile.Begin(nil, countKind, countVersion), 5000)),
+		"damaged":   []byte("errdocs cache\n\x0crecord count\x01\x07"),
+	} {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; name == "damaged" && got != 0 {
+			t.Errorf("a damaged count file read as %d", got)
+		}
+		if o := p.build(); o.rep.Cached == 0 {
+			t.Errorf("%s count: the read cache served nothing", name)
+		}
+	}
+	if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; got != first.rep.Built {
+		t.Errorf("count after the builds: %d, want %d", got, first.rep.Built)
 	}
 }

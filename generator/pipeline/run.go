@@ -27,6 +27,7 @@ import (
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
@@ -98,7 +99,8 @@ type build struct {
 	gerr      error
 	prev      *pageCache // what the previous build made
 	prevBytes []byte
-	known     chan struct{} // closed once the site knows the previous files
+	prevMap   *cachefile.Mapping // prevBytes' mapping
+	known     chan struct{}      // closed once the site knows the previous files
 	knowFiles func()
 
 	schedule ExportSchedule
@@ -126,7 +128,8 @@ type build struct {
 
 type loadedCache struct {
 	pc      *pageCache
-	data    []byte
+	data    []byte             // the file's bytes, mapped (m)
+	m       *cachefile.Mapping // closed by run, after the next cache is saved
 	opening *indexOpening
 }
 
@@ -149,9 +152,12 @@ func (b *build) run() (err error) {
 	// it, also when the build fails before it got the page cache.
 	defer func() {
 		if !b.gotCache {
-			b.opening = (<-b.pcLoaded).opening
+			lc := <-b.pcLoaded
+			b.opening, b.prevMap = lc.opening, lc.m
 		}
 		b.opening.discard()
+		b.prevBytes = nil
+		b.prevMap.Close()
 	}()
 	if err := b.readValidate(rejects); err != nil {
 		return err
@@ -188,12 +194,12 @@ func (b *build) startLoading() {
 	b.pcLoaded = make(chan loadedCache, 1)
 	b.looked = make(chan lookedFiles, 1)
 	go func() {
-		pc, data := loadPageCache(b.pcPath)
+		pc, data, m := loadPageCache(b.pcPath)
 		var opening *indexOpening
 		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
-		b.pcLoaded <- loadedCache{pc, data, opening}
+		b.pcLoaded <- loadedCache{pc, data, m, opening}
 		b.looked <- previousFiles(c, pc)
 	}()
 }
@@ -201,7 +207,7 @@ func (b *build) startLoading() {
 // lookedFiles is what a build knows of the previous site's files: their
 // fingerprints, and how many it looked at on disk to know them.
 type lookedFiles struct {
-	prints map[string]publish.Fingerprint
+	prints func(rel string) (publish.Fingerprint, bool)
 	looked int
 }
 
@@ -213,17 +219,21 @@ type lookedFiles struct {
 // of a one-record rebuild. Else every file is looked at (one lstat each).
 func previousFiles(c *Config, pc *pageCache) lookedFiles {
 	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
-		prints := make(map[string]publish.Fingerprint, len(pc.Entries))
-		for rel, e := range pc.Entries {
-			prints[rel] = e.Print
-		}
-		return lookedFiles{prints: prints}
+		// The cache's own table, not a copy: it is only read from now on.
+		return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
+			e, ok := pc.Entries[rel]
+			return e.Print, ok
+		}}
 	}
 	rels := make([]string, 0, len(pc.Entries))
 	for rel := range pc.Entries {
 		rels = append(rels, rel)
 	}
-	return lookedFiles{publish.Look(c.Out, rels, c.Workers), len(rels)}
+	prints := publish.Look(c.Out, rels, c.Workers)
+	return lookedFiles{func(rel string) (publish.Fingerprint, bool) {
+		fp, ok := prints[rel]
+		return fp, ok
+	}, len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -256,7 +266,7 @@ func (b *build) cache() error {
 	b.global, b.gerr = globalKey(b.c, b.assets)
 	b.prev = &pageCache{Entries: map[string]cacheEntry{}}
 	lc := <-b.pcLoaded
-	b.gotCache, b.opening = true, lc.opening
+	b.gotCache, b.opening, b.prevMap = true, lc.opening, lc.m
 	if b.gerr == nil {
 		b.prev, b.prevBytes = lc.pc, lc.data
 	}
@@ -273,7 +283,7 @@ func (b *build) cache() error {
 		prev := <-b.looked
 		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
-			b.out.Known(prev.prints)
+			b.out.KnownBy(prev.prints)
 		}
 		// Before an early export keeps its files: the site's table is
 		// sized once.
@@ -385,7 +395,9 @@ func (b *build) check() error {
 	var needed atomic.Int64
 	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
-		rel := b.m.Summaries[i].Path() + "index.html"
+		// Path() + "index.html", made in one string, not two.
+		sum := &b.m.Summaries[i]
+		rel := sum.Repo + "/" + sum.Slug + "/index.html"
 		b.rels[i] = rel
 		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
 		if !prev.reuse(out, rel, kindRecord, b.keys[i]) {
@@ -694,17 +706,14 @@ func (b *build) sitemaps() error {
 // export is the stage export: what is left of an early export, or the
 // export kept whole, or made alone, after the model's last use.
 func (b *build) export() error {
-	// The page cache's tables: of the records' hashes (next.Indexed, the
+	// The page cache's tables: of the records' hashes (Indexed, the
 	// last use of the site model and the dataset: from here on the
 	// collector may free them, which gives a whole export room at half a
 	// million records), and of every file but the export's, with their
 	// fingerprints, encoded (notePages). notePages runs while an early or
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
-	b.next.Indexed = make(map[string][32]byte, len(b.m.Summaries))
-	for i := range b.m.Summaries {
-		b.next.Indexed[b.m.Summaries[i].ID] = b.ds.raws[i]
-	}
+	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws)
 	switch b.schedule {
 	case ExportBeside:
 		b.notePages()
@@ -745,7 +754,7 @@ func (b *build) notePages() {
 		b.next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: b.keys[i]}
 	}
 	setPrints(b.out, b.next.Entries)
-	b.tables = encodeTables(b.next.Entries, b.next.Indexed)
+	b.tables.entries = b.next.Entries.encode()
 }
 
 // doExport exports the search index into the site. The export may keep
@@ -829,8 +838,8 @@ func (b *build) write() error {
 	stateDone := b.saveExportState()
 	if b.gerr == nil {
 		// A cache that cannot be saved only costs the next build time.
-		data := b.tables.file(b.exportEntries, b.next.Unusable, b.next.Marker)
-		if err := savePageCache(b.pcPath, data, b.prevBytes); err != nil {
+		pieces := b.tables.pieces(b.exportEntries, b.next.Unusable, b.next.Marker)
+		if err := savePageCache(b.pcPath, pieces, b.prevBytes); err != nil {
 			b.c.cacheProblem("page cache: " + err.Error())
 		}
 	}

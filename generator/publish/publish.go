@@ -98,8 +98,8 @@ type Site struct {
 	// Fingerprint while it is being written (claimed). One table, not two:
 	// a rebuild claims and keeps every page of the site.
 	prints  map[string]Fingerprint
-	known   map[string]Fingerprint // of the previous site's files (Known)
-	dirs    sync.Map               // folders already made in the stage
+	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
+	dirs    sync.Map                             // folders already made in the stage
 	written atomic.Int64
 	kept    atomic.Int64
 	bytes   atomic.Int64
@@ -383,8 +383,10 @@ func (s *Site) Unchanged(rel string, want Fingerprint) bool {
 	if CheckPath(rel) != nil {
 		return false
 	}
-	if fp, ok := s.known[rel]; ok {
-		return fp == want
+	if s.known != nil {
+		if fp, ok := s.known(rel); ok {
+			return fp == want
+		}
 	}
 	fp, ok := look(s.out, rel)
 	return ok && fp == want
@@ -433,7 +435,18 @@ func Look(out string, rels []string, workers int) map[string]Fingerprint {
 // before Begin, so that Unchanged and Reuse need not look at those files
 // again. Files not in prints are looked at as usual. It must be called
 // before any of them.
-func (s *Site) Known(prints map[string]Fingerprint) { s.known = prints }
+func (s *Site) Known(prints map[string]Fingerprint) {
+	s.KnownBy(func(rel string) (Fingerprint, bool) {
+		fp, ok := prints[rel]
+		return fp, ok
+	})
+}
+
+// KnownBy is Known with a function that gives the fingerprints: a caller
+// whose table of the previous files holds them (the page cache) need not
+// copy them into a map of their own. known may be called from several
+// goroutines at once.
+func (s *Site) KnownBy(known func(rel string) (Fingerprint, bool)) { s.known = known }
 
 // FingerprintsOf sets prints[k] to the fingerprint of the new site's file
 // rels[k] as it stands now (and after Commit), and ok[k] to whether the
@@ -618,23 +631,33 @@ func (s *Site) publishNew() error {
 }
 
 // writeFileList writes FileList into the stage: the new site's files.
+// The list is compressed as it is written, not built whole first: at
+// 100,000 records it is megabytes of paths, fresh memory for one write.
 func (s *Site) writeFileList() error {
 	rels := make([]string, 0, len(s.prints))
 	for rel := range s.prints {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	var list []byte
-	for _, rel := range rels {
-		list = append(append(list, rel...), '\n')
-	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(list) // a bytes.Buffer's writes do not fail
-	if err := zw.Close(); err != nil {
+	f, err := os.Create(filepath.Join(s.stage, FileList))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(s.stage, FileList), b.Bytes(), 0o644)
+	bw := bufio.NewWriterSize(f, 64<<10)
+	zw := gzip.NewWriter(bw)
+	var line []byte
+	for _, rel := range rels {
+		line = append(append(line[:0], rel...), '\n')
+		zw.Write(line)
+	}
+	err = zw.Close() // the first write error, if any
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // readFileList returns the files FileList in out names, or nil when it is

@@ -47,6 +47,17 @@ func NewSet() *Set {
 	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, folded: map[string]string{}, fileN: map[string]int32{}}
 }
 
+// Grow sizes the table of ids of a Set that has none yet for n records:
+// a caller that knows about how many records come spares the copies of
+// growing it.
+func (s *Set) Grow(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.ids) == 0 {
+		s.ids = make(map[[8]byte]place, n)
+	}
+}
+
 // Add records rec, read from src, and returns a problem for each rule it
 // breaks: an id seen before, or a slug seen before in the same repo. The
 // rule names where the first one was read. A record with problems is not

@@ -328,3 +328,56 @@ func (r *Reader) Decode(f func(b []byte) (rest []byte, err error)) {
 	}
 	r.b = rest
 }
+
+// WriteSealed writes the file Seal would make of the pieces put end to
+// end, as WriteFile does (a temporary file renamed into place), without
+// putting them into one buffer first: a large cache's copy is fresh
+// memory. When old holds exactly those bytes (the file as it was read),
+// nothing is written and wrote is false.
+func WriteSealed(path string, old []byte, pieces ...[]byte) (wrote bool, err error) {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	var trailer [12]byte
+	binary.LittleEndian.PutUint64(trailer[:8], uint64(n))
+	sum := uint32(0)
+	for _, p := range pieces {
+		sum = crc32.Update(sum, table, p)
+	}
+	sum = crc32.Update(sum, table, trailer[:8])
+	binary.LittleEndian.PutUint32(trailer[8:], sum)
+	if len(old) == n+len(trailer) {
+		same, at := true, 0
+		for _, p := range append(pieces, trailer[:]) {
+			if !bytes.Equal(old[at:at+len(p)], p) {
+				same = false
+				break
+			}
+			at += len(p)
+		}
+		if same {
+			return false, nil
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
+	if err != nil {
+		return false, err
+	}
+	for _, p := range append(pieces, trailer[:]) {
+		if _, err = tmp.Write(p); err != nil {
+			break
+		}
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return false, err
+	}
+	return true, nil
+}

@@ -193,3 +193,37 @@ func TestMapFile(t *testing.T) {
 		t.Fatalf("after the file was replaced the mapping reads %d bytes", len(s))
 	}
 }
+
+// WriteSealed writes what Seal makes of the pieces put together, and
+// nothing when the file holds those bytes already.
+func TestWriteSealed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	pieces := [][]byte{Begin(nil, "k", 1), []byte("one"), nil, []byte("three")}
+	want := Seal(bytes.Join(pieces, nil))
+	wrote, err := WriteSealed(path, nil, pieces...)
+	if err != nil || !wrote {
+		t.Fatalf("first write: %v, %v", wrote, err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("wrote %q (%v), want %q", got, err, want)
+	}
+	if body, err := Open(got, "k", 1); err != nil || string(body) != "onethree" {
+		t.Fatalf("Open: %q, %v", body, err)
+	}
+	before, _ := os.Stat(path)
+	if wrote, err := WriteSealed(path, got, pieces...); err != nil || wrote {
+		t.Fatalf("the same bytes again: wrote %v, %v", wrote, err)
+	}
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Fatal("the file was replaced though its bytes were the same")
+	}
+	changed := append(bytes.Clone(got[:len(got)-1]), got[len(got)-1]^1) // another seal
+	if wrote, err := WriteSealed(path, changed, pieces...); err != nil || !wrote {
+		t.Fatalf("other old bytes: wrote %v, %v", wrote, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Fatal("rewritten with other bytes")
+	}
+}

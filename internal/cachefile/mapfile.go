@@ -76,4 +76,3 @@ func (m *Mapping) Close() error {
 	m.data = nil
 	return unix.Munmap(data)
 }
-
