@@ -18,6 +18,8 @@
   "use strict";
 
   var MAX_INPUT = 10000;
+  // MAX_PREFIXES mirrors pattern.MaxPrefixes.
+  var MAX_PREFIXES = 3;
 
   // Instruction opcodes after expansion.
   var RUNE = 1, ALT = 3, EMPTY = 4, MATCH = 6, FAIL = 7, JUMP = 8;
@@ -156,17 +158,34 @@
     }
     var segs = [];
     parts.forEach(function (p) {
-      segs.push(trim(p, 0, p.length));
-      if (p.indexOf(10) < 0) return;
+      var whole = trim(p, 0, p.length);
+      segs.push(whole);
+      if (p.indexOf(10) < 0) { afterPrefixes(whole, segs); return; }
       var start = 0;
       for (var i = 0; i <= p.length; i++) {
         if (i === p.length || p[i] === 10) {
-          segs.push(trim(p, start, i));
+          var line = trim(p, start, i);
+          segs.push(line);
+          afterPrefixes(line, segs);
           start = i + 1;
         }
       }
     });
     return { text: text, segs: segs };
+  }
+
+  // afterPrefixes mirrors pattern.afterPrefixes: the rest of a line after
+  // each of its first MAX_PREFIXES ": " (a class or log prefix), trimmed.
+  function afterPrefixes(line, segs) {
+    var at = 0;
+    for (var k = 0; k < MAX_PREFIXES; k++) {
+      var i = at;
+      while (i + 1 < line.length && !(line[i] === 58 && line[i + 1] === 32)) i++;
+      if (i + 1 >= line.length) break;
+      at = i + 2;
+      var rest = trim(line, at, line.length);
+      if (rest.length) segs.push(rest);
+    }
   }
 
   function isWord(c) {

@@ -169,7 +169,7 @@ func TestPastePatternEdgeWords(t *testing.T) {
 
 // exportedSite indexes recs and exports them with message patterns into
 // a temporary site folder, which it returns.
-func exportedSite(t *testing.T, recs []record.Record) string {
+func exportedSite(t testing.TB, recs []record.Record) string {
 	t.Helper()
 	dir := t.TempDir()
 	ix, err := index.Open(filepath.Join(dir, "cache"))
