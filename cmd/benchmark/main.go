@@ -84,6 +84,7 @@ type Summary struct {
 	MedianSys     float64 `json:"medianSysSeconds"` // sys alone
 	MaxSeconds    float64 `json:"maxSeconds"`
 	MedianRSS     int64   `json:"medianPeakRSSBytes"`
+	MedianFaults  int64   `json:"medianPageFaults"`
 	MaxRSS        int64   `json:"maxPeakRSSBytes"`
 	Stages        []Stage `json:"medianStages,omitempty"`
 }
@@ -256,7 +257,7 @@ func (s *Summary) summarise() {
 		return
 	}
 	var secs, cpu, sys []float64
-	var rss []int64
+	var rss, faults []int64
 	stages := map[string][]float64{}
 	var order []string
 	for _, r := range s.Runs {
@@ -264,6 +265,7 @@ func (s *Summary) summarise() {
 		cpu = append(cpu, r.CPUSeconds)
 		sys = append(sys, r.SysSeconds)
 		rss = append(rss, r.PeakRSS)
+		faults = append(faults, r.PageFaults)
 		for _, st := range r.Stages {
 			if _, ok := stages[st.Name]; !ok {
 				order = append(order, st.Name)
@@ -279,6 +281,8 @@ func (s *Summary) summarise() {
 	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
 	s.MedianRSS = rss[len(rss)/2]
 	s.MaxRSS = rss[len(rss)-1]
+	sort.Slice(faults, func(i, j int) bool { return faults[i] < faults[j] })
+	s.MedianFaults = faults[len(faults)/2]
 	s.Stages = nil
 	for _, name := range order {
 		s.Stages = append(s.Stages, Stage{name, median(stages[name])})

@@ -20,18 +20,18 @@ func report(w io.Writer, r *Results) {
 	fmt.Fprintf(w, "\nerrdocs benchmark: %d records (%s), %d repos, seed %d, %d %s (medians; min/max over runs; CPU = user+sys)\n", r.Records, excerpts, r.Repos, r.Seed, r.Runs, runs)
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
 	if len(r.Cold.Runs) > 0 { // none with -warm
-		fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), size(r.Cold.MaxRSS))
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), memory(r.Cold))
 		if len(r.Cold.Stages) > 0 {
 			fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
 		}
 		inputs(w, r.Cold)
 	}
-	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), size(r.NoChange.MaxRSS), counts(r.NoChange.Runs))
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), memory(r.NoChange), counts(r.NoChange.Runs))
 	if len(r.NoChange.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
 	}
 	inputs(w, r.NoChange)
-	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), size(r.OneChange.MaxRSS), counts(r.OneChange.Runs))
+	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), memory(r.OneChange), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
 	}
@@ -40,7 +40,7 @@ func report(w io.Writer, r *Results) {
 	}
 	inputs(w, r.OneChange)
 	if n := len(r.OneRemoved.Runs); n > 0 { // none with -warm
-		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), size(r.OneRemoved.MaxRSS), counts(r.OneRemoved.Runs))
+		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), memory(r.OneRemoved), counts(r.OneRemoved.Runs))
 		last := r.OneRemoved.Runs[n-1]
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(last.Kinds))
 		fmt.Fprintf(w, "  page gone: %s; search entries gone: %s; sitemap entry gone: %s\n",
@@ -154,4 +154,13 @@ func size(b int64) string {
 		return fmt.Sprintf("%d KB", b>>10)
 	}
 	return "?"
+}
+
+// memory is a scenario's peak resident memory (the largest over its runs)
+// and its median count of page faults.
+func memory(s Summary) string {
+	if s.MedianFaults == 0 {
+		return size(s.MaxRSS)
+	}
+	return fmt.Sprintf("%s (%d page faults)", size(s.MaxRSS), s.MedianFaults)
 }

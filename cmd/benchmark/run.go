@@ -27,6 +27,7 @@ type Run struct {
 	PeakRSS     int64   `json:"peakRSSBytes"`
 	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
 	SysSeconds  float64 `json:"sysSeconds"` // of which sys: page faults and file system work
+	PageFaults  int64   `json:"pageFaults"` // minor page faults of the child
 	// ReadCache is the build's own account of its input files (the
 	// "read cache:" line of --stats), when it prints one.
 	ReadCache string  `json:"readCache,omitempty"`
@@ -68,6 +69,7 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 		r.PeakRSS = maxRSS(cmd.ProcessState)
 		r.CPUSeconds = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 		r.SysSeconds = cmd.ProcessState.SystemTime().Seconds()
+		r.PageFaults = pageFaults(cmd.ProcessState)
 	}
 	if err != nil {
 		tail := stderr.String()
