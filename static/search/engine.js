@@ -31,7 +31,8 @@
  *     }>
  *       Groups, in this order, never mixed: "pattern" (a paste: records
  *         whose messagePattern matches it, found by their pattern keys
- *         whatever the text ranking; exact: true), "all" (every word of a
+ *         whatever the text ranking, and text results whose whole message
+ *         it holds; exact: true; ordered by patternMatches), "all" (every word of a
  *         typed query matches, each in some field, the last word also as
  *         a prefix) or "most" (a paste: at least half of its words), then,
  *         while the results are fewer than limit+offset, "some" (any word)
@@ -1582,9 +1583,10 @@
   // those of the text results (textNums) whose whole message it holds.
   // Ordered by how much of the paste each pins down (a pattern's
   // required literals, a held message's length), then those raised in a
-  // language whose runtime printed the paste, then those whose message
-  // the paste holds most of, then in the order of rank (a map doc ->
-  // rank of the text results).
+  // language whose runtime printed the paste, then those whose pattern
+  // more of the matches share (the common spelling of an error), then
+  // those whose message the paste holds most of, then in the order of
+  // rank (a map doc -> rank of the text results).
   function patternMatches(raw, filter, rank, textNums) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);

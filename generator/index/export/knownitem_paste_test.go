@@ -56,16 +56,18 @@ func BenchmarkKnownItemPaste(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		got := ps.run(b, site, qs)
-		var s1, same float64
+		var s1, same, merged float64
 		for j, q := range qs {
 			if len(got[j]) > 0 {
 				s1 += b2f(ps.right(got[j][0].rec, q))
 				same += b2f(ps.sameError(got[j][0].rec, q))
+				merged += b2f(ps.sameMerged(got[j][0].rec, q))
 			}
 		}
 		or := ps.oracles(qs)
 		b.ReportMetric(s1/float64(len(qs)), "paste-success@1")
 		b.ReportMetric(same/float64(len(qs)), "paste-success@1-same-error")
+		b.ReportMetric(merged/float64(len(qs)), "paste-success@1-same-error-merged")
 		for _, k := range sortedKeys(or) {
 			b.ReportMetric(or[k]/float64(len(qs)), "oracle-"+k)
 		}
@@ -121,6 +123,30 @@ func (ps *pasteSet) right(i int, q knownitem.Query) bool {
 
 func (ps *pasteSet) sameError(i int, q knownitem.Query) bool {
 	return ps.skels[ps.recs[i].ErrorMessage][q.TargetSkeleton]
+}
+
+// sameMerged is sameError with each run of variable spans one "*": a
+// value a pattern writes as two parts (`-?\d+`, `[A-Za-z_]\w*`,
+// `\d{1,3}(?:\.\d{1,3}){3}`) is still one value, which Skeleton splits.
+func (ps *pasteSet) sameMerged(i int, q knownitem.Query) bool {
+	want := mergeStars(q.TargetSkeleton)
+	for s := range ps.skels[ps.recs[i].ErrorMessage] {
+		if mergeStars(s) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func mergeStars(skel string) string {
+	var out []string
+	for _, w := range strings.Fields(skel) {
+		if w == "*" && len(out) > 0 && out[len(out)-1] == "*" {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
 }
 
 // asQuery is record t as a query's target.
