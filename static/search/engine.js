@@ -1606,7 +1606,10 @@
         nums.forEach(function (n, i) {
           var d = v[0][i], prog = d && d.pattern, ok = false;
           try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
-          if (d) add(n, d, ok ? specificity(prog) : -1);
+          // a message its own pattern describes is held only where the
+          // pattern matches: the text is searched for the messages of
+          // records whose pattern cannot run
+          if (d && (ok || !prog)) add(n, d, ok ? specificity(prog) : -1);
         });
         textNums.forEach(function (n, i) { if (v[1][i]) add(n, v[1][i], -1); });
         var forms = new Map();
