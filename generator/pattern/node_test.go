@@ -148,6 +148,10 @@ func TestJSMatchesGoOnExamples(t *testing.T) {
 	s.add(`\bfoo\b`, []string{"foo", "a foo b", "afoo", "foo_", "é foo é", "foo.bar"}, true)
 	s.add(`(?m)^b$`, []string{"a\nb\nc", "ab", "b", "a\r\nb"}, true)
 	s.add(`\Aab\z`, []string{"ab", " ab ", "ab\n", "x\nab"}, true)
+	// the rest of a line after a prefix ending in ": ", up to MaxPrefixes
+	s.add(`^value \d+ out of range$`, []string{"ValueError: value 3 out of range", "a: b: value 3 out of range",
+		"a: b: c: value 3 out of range", "a: b: c: d: value 3 out of range", "x\nValueError:  value 3 out of range \ny",
+		"ValueError:value 3 out of range", "é: value 3 out of range", "value 3 out of range: "}, true)
 	s.check(t)
 }
 

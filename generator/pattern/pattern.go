@@ -24,19 +24,23 @@
 //     MaxInput/2 code points, treated as two separate texts (a Go panic
 //     prints its message first, a Python traceback last);
 //   - each such text, trimmed of white space, is a segment, and so is each
-//     of its lines, trimmed, when it has more than one.
+//     of its lines, trimmed, when it has more than one;
+//   - so is the rest of each line after each of its first MaxPrefixes
+//     ": " (a class or log prefix), trimmed, when not empty.
 //
 // Unanchored search forgives what people paste around a message ("ERROR:",
 // a timestamp, a traceback); matching single lines as well lets a pattern
-// written as `^ValueError: ...$` find its line inside a pasted traceback.
+// written as `^ValueError: ...$` find its line inside a pasted traceback,
+// and the rest after a prefix lets `^value \d+ out of range$` find
+// "ValueError: value 3 out of range".
 // Case is as written: a pattern may carry (?i). Match is the reference
 // implementation of these semantics in Go; the tests hold pattern.js to it.
 //
 // # Program encoding
 //
-// Compile returns {"v":1,"prog":[...],"lits":[...],"ilits":[...]}. prog is
-// a list of nodes that expand, in order, into instructions numbered from 0;
-// execution starts at instruction 0. A node is one of
+// Compile returns {"v":1,"prog":[...],"lits":[...],"ilits":[...],"pin":n}.
+// prog is a list of nodes that expand, in order, into instructions numbered
+// from 0; execution starts at instruction 0. A node is one of
 //
 //	"text"               one instruction per code point, each matching that
 //	                     code point exactly and going on to the next instruction
@@ -52,7 +56,9 @@
 // Case folding is expanded into ranges here, so the client needs no Unicode
 // tables. lits are literals every match contains, as written; ilits are
 // literals every match contains ignoring ASCII case (lowercased): the client
-// skips the VM when one is missing from the text.
+// skips the VM when one is missing from the text. pin is the code points
+// of all required literals together (uncut): how much of a paste the
+// pattern fixes, which orders several patterns that match one paste.
 package pattern
 
 import (
@@ -77,6 +83,9 @@ const (
 	// MaxInput is the longest pasted text matched whole, in code points
 	// (pattern.js uses the same figure).
 	MaxInput = 10000
+	// MaxPrefixes is how many prefixes ending in ": " a line's message may
+	// stand behind (pattern.js uses the same figure).
+	MaxPrefixes = 3
 	// maxLits is how many required literals a program carries (the longest
 	// are the most selective), and maxLitBytes how long each may be: any
 	// part of a required literal is required too, and a short part filters
@@ -162,6 +171,11 @@ type Program struct {
 	Prog  []any    `json:"prog"`
 	Lits  []string `json:"lits,omitempty"`
 	ILits []string `json:"ilits,omitempty"`
+	// Pin is how many code points of every match are fixed text: the
+	// required literals' whole length (Lits and ILits are cut). Of two
+	// patterns that match a paste, the one that pins more of it is the
+	// more specific answer.
+	Pin int `json:"pin,omitempty"`
 	// N is the instruction count after expansion (not encoded: the client
 	// recomputes it).
 	N int `json:"-"`
@@ -187,6 +201,11 @@ func compile(expr string) (*Program, error) {
 	}
 	p := &Program{V: 1, N: len(insts), Prog: encode(insts)}
 	p.Lits, p.ILits = literals(re)
+	var pieces []piece
+	required(re, &pieces)
+	for _, pc := range pieces {
+		p.Pin += utf8.RuneCountInString(pc.s)
+	}
 	return p, nil
 }
 
@@ -550,14 +569,40 @@ func Segments(text string) []string {
 	}
 	var segs []string
 	for _, p := range parts {
-		segs = append(segs, strings.TrimSpace(p))
-		if strings.Contains(p, "\n") {
-			for _, line := range strings.Split(p, "\n") {
-				segs = append(segs, strings.TrimSpace(line))
-			}
+		whole := strings.TrimSpace(p)
+		segs = append(segs, whole)
+		if !strings.Contains(p, "\n") {
+			segs = append(segs, afterPrefixes(whole)...)
+			continue
+		}
+		for _, line := range strings.Split(p, "\n") {
+			line = strings.TrimSpace(line)
+			segs = append(segs, line)
+			segs = append(segs, afterPrefixes(line)...)
 		}
 	}
 	return segs
+}
+
+// afterPrefixes are the rest of a line after each of its first
+// MaxPrefixes ": ", trimmed: a runtime or a logger prints a message behind
+// a class or a label ("ValueError: ", "Uncaught TypeError: ", "ERROR
+// main: "), and a pattern anchored at the message's start (^) matches the
+// message there.
+func afterPrefixes(line string) []string {
+	var out []string
+	at := 0
+	for k := 0; k < MaxPrefixes; k++ {
+		i := strings.Index(line[at:], ": ")
+		if i < 0 {
+			break
+		}
+		at += i + 2
+		if rest := strings.TrimSpace(line[at:]); rest != "" {
+			out = append(out, rest)
+		}
+	}
+	return out
 }
 
 // Match reports whether a pasted text matches expr under the semantics

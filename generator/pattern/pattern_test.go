@@ -219,11 +219,49 @@ func TestEncodingIsCompact(t *testing.T) {
 	}
 }
 
+func TestPin(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		pin  int
+	}{
+		{`invalid value for [A-Za-z_]\w*: expected \S+, got [^']+`, len("invalid value for ") + len(": expected ") + len(", got ")},
+		{`^tls: handshake failure while connecting to \S+$`, len("tls: handshake failure while connecting to ")},
+		{`(?i)é+ au revoir`, len("é au revoir") - 1}, // code points, not bytes
+		{`GET|POST \d+`, 0},
+	} {
+		b, err := Compile(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p Program
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Pin != c.pin {
+			t.Errorf("%s: pin %d, want %d", c.expr, p.Pin, c.pin)
+		}
+	}
+}
+
 func TestSegments(t *testing.T) {
 	got := Segments(" a\r\n b \rc ")
 	want := []string{"a\n b \nc", "a", "b", "c"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Segments = %q, want %q", got, want)
+	}
+	// the rest of a line after a class or log prefix
+	got = Segments("Uncaught TypeError: x is undefined\nERROR a: b: c: d: e\nend: ")
+	want = []string{"Uncaught TypeError: x is undefined\nERROR a: b: c: d: e\nend:",
+		"Uncaught TypeError: x is undefined", "x is undefined",
+		"ERROR a: b: c: d: e", "b: c: d: e", "c: d: e", "d: e", "end:"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Segments = %q, want %q", got, want)
+	}
+	if got := Segments("ValueError: value 3 out of range"); len(got) != 2 || got[1] != "value 3 out of range" {
+		t.Errorf("Segments of one line = %q", got)
+	}
+	if ok, _ := Match(`^value \d+ out of range$`, "ValueError: value 3 out of range"); !ok {
+		t.Error("an anchored pattern does not match its message behind a class prefix")
 	}
 	long := strings.Repeat("x", MaxInput) + "tail"
 	segs := Segments(long)

@@ -126,21 +126,17 @@ func Paste(rng *rand.Rand, r *record.Record) (raw string) {
 // matched with other values, keeping the result only if the pattern still
 // matches it.
 func refill(rng *rand.Rand, msg, expr string) string {
-	loc := variableSpans(msg, expr)
-	if loc == nil {
+	sp := spans(msg, expr)
+	if sp == nil {
 		return msg
 	}
-	for try := 0; try < 8; try++ {
+	for try := 0; try < refillTries; try++ {
 		var b strings.Builder
 		at := 0
-		for g := 1; 2*g+1 < len(loc); g++ {
-			s, e := loc[2*g], loc[2*g+1]
-			if s < at || s < 0 {
-				continue
-			}
-			b.WriteString(msg[at:s])
-			b.WriteString(otherValue(rng, msg[s:e]))
-			at = e
+		for _, v := range sp {
+			b.WriteString(msg[at:v.start])
+			b.WriteString(otherValue(rng, msg[v.start:v.end]))
+			at = v.end
 		}
 		b.WriteString(msg[at:])
 		out := b.String()
@@ -149,6 +145,32 @@ func refill(rng *rand.Rand, msg, expr string) string {
 		}
 	}
 	return msg
+}
+
+// refillTries is how many fillings refill tries before it keeps msg.
+const refillTries = 8
+
+// span is a part of a message that its pattern leaves variable.
+type span struct{ start, end int }
+
+// spans are the parts of msg its pattern's top-level variable parts
+// matched, in order and not overlapping, or nil (variableSpans).
+func spans(msg, expr string) []span {
+	loc := variableSpans(msg, expr)
+	if loc == nil {
+		return nil
+	}
+	var out []span
+	at := 0
+	for g := 1; 2*g+1 < len(loc); g++ {
+		s, e := loc[2*g], loc[2*g+1]
+		if s < at || s < 0 {
+			continue
+		}
+		out = append(out, span{s, e})
+		at = e
+	}
+	return out
 }
 
 // variableSpans matches msg with expr, each top-level part of expr that
@@ -207,14 +229,39 @@ func Skeleton(msg, expr string) string {
 }
 
 func otherValue(rng *rand.Rand, old string) string {
+	c := choices(old)
+	return c[rng.IntN(len(c))]
+}
+
+var numbers = []string{"0", "1", "3", "17", "256", "8080"}
+
+// choices are the values otherValue puts in place of old, each as likely.
+func choices(old string) []string {
 	if old != "" && strings.Trim(old, "0123456789") == "" {
-		return []string{"0", "1", "3", "17", "256", "8080"}[rng.IntN(6)]
+		return numbers
 	}
-	return values[rng.IntN(len(values))]
+	return values
 }
 
 // wrap puts msg where its runtime prints it.
 func wrap(rng *rand.Rand, r *record.Record, msg string) string {
+	fs := forms(r)
+	f := fs[0]
+	if len(fs) > 1 && rng.IntN(len(fs)) != 0 {
+		f = fs[1]
+	}
+	return f.before + msg + f.after
+}
+
+// form is one way a runtime prints a message: before + message + after,
+// chosen with probability p.
+type form struct {
+	before, after string
+	p             float64
+}
+
+// forms are the ways r's runtime prints its message (wrap picks one).
+func forms(r *record.Record) []form {
 	class := r.ErrorClass
 	if class == "" {
 		class = "Error"
@@ -222,22 +269,22 @@ func wrap(rng *rand.Rand, r *record.Record, msg string) string {
 	lang := strings.ToLower(record.Language(r.FilePath))
 	switch {
 	case strings.Contains(lang, "python"):
-		if rng.IntN(2) == 0 {
-			return "Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 42, in <module>\n    run()\n" + class + ": " + msg
+		return []form{
+			{"Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 42, in <module>\n    run()\n" + class + ": ", "", 0.5},
+			{class + ": ", "", 0.5},
 		}
-		return class + ": " + msg
 	case lang == "go":
-		return "panic: " + msg + "\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/app/main.go:12 +0x1d"
+		return []form{{"panic: ", "\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/app/main.go:12 +0x1d", 1}}
 	case strings.Contains(lang, "rust"):
-		return "thread 'main' panicked at src/main.rs:12:5:\n" + msg
+		return []form{{"thread 'main' panicked at src/main.rs:12:5:\n", "", 1}}
 	case strings.Contains(lang, "java") && !strings.Contains(lang, "script"):
-		return "Exception in thread \"main\" " + class + ": " + msg + "\n\tat com.example.App.main(App.java:14)"
+		return []form{{"Exception in thread \"main\" " + class + ": ", "\n\tat com.example.App.main(App.java:14)", 1}}
 	case strings.Contains(lang, "c++"), lang == "cpp":
-		return "terminate called after throwing an instance of 'std::runtime_error'\n  what():  " + msg
+		return []form{{"terminate called after throwing an instance of 'std::runtime_error'\n  what():  ", "", 1}}
 	case strings.Contains(lang, "script"):
-		return "Uncaught " + class + ": " + msg
+		return []form{{"Uncaught " + class + ": ", "", 1}}
 	}
-	return "Error: " + msg
+	return []form{{"Error: ", "", 1}}
 }
 
 // Flatten is what a one-line search box holds after a paste: lines joined

@@ -31,7 +31,8 @@
  *     }>
  *       Groups, in this order, never mixed: "pattern" (a paste: records
  *         whose messagePattern matches it, found by their pattern keys
- *         whatever the text ranking; exact: true), "all" (every word of a
+ *         whatever the text ranking, and text results whose whole message
+ *         it holds; exact: true; ordered by patternMatches), "all" (every word of a
  *         typed query matches, each in some field, the last word also as
  *         a prefix) or "most" (a paste: at least half of its words), then,
  *         while the results are fewer than limit+offset, "some" (any word)
@@ -1520,15 +1521,21 @@
         if (!d || !Object.prototype.hasOwnProperty.call(d, w)) return;
         d[w].forEach(function (e) {
           if (filter && !filter[e[0]]) return;
-          if (e[1] && !e[1].split(" ").every(function (x) { return words.has(x); })) return;
-          out.push(e[0]);
+          var others = e[1] ? e[1].split(" ") : [];
+          if (!others.every(function (x) { return words.has(x); })) return;
+          out.push({ doc: e[0], words: 1 + others.length });
         });
       });
-      return out.sort(function (a, b) { return a - b; }).slice(0, MAX_PATTERN_CANDIDATES);
+      // past the cap, those that name more of the paste's words are kept
+      // (a traceback's words "file", "line", "main" key many patterns)
+      out.sort(function (a, b) { return b.words - a.words || a.doc - b.doc; });
+      return out.slice(0, MAX_PATTERN_CANDIDATES).map(function (x) { return x.doc; }).sort(function (a, b) { return a - b; });
     });
   }
-  // How much of a paste a pattern pins down: its required literals' length.
+  // How much of a paste a pattern pins down: its required literals' length
+  // (pin; an older export's programs carry only the first few, cut).
   function specificity(prog) {
+    if (typeof prog.pin === "number") return prog.pin;
     var n = 0;
     (prog.lits || []).concat(prog.ilits || []).forEach(function (l) { n += l.length; });
     return n;
@@ -1542,24 +1549,75 @@
     for (var i = 0; i < ws.length; i++) if (pasteWords.has(ws[i])) n++;
     return ws.length ? n / ws.length : 0;
   }
-  // The candidates whose pattern matches raw: those whose message the
-  // paste holds most of first, then the most specific, then in the order
-  // of rank (a map doc -> rank of the text results).
-  function patternMatches(raw, filter, rank) {
+  // squash: white space runs as one space, trimmed (a paste's lines and
+  // a message compared as text).
+  function squash(s) { return String(s).replace(/\s+/g, " ").trim(); }
+  // holdsMessage: the paste holds the record's whole message, as it is
+  // (its own values): as exact an answer as a pattern match, and the only
+  // one for a record whose pattern cannot run. A message of fewer than
+  // MIN_HELD_WORDS words is too common to say so.
+  var MIN_HELD_WORDS = 3;
+  function holdsMessage(flat, message) {
+    var m = squash(message || "");
+    return m.split(" ").length >= MIN_HELD_WORDS && flat.indexOf(m) >= 0;
+  }
+  // The languages whose runtime prints an error the way a paste shows
+  // it (a Go panic and goroutine dump, a Python traceback, a Rust panic,
+  // a Java thread's exception and frames, a C++ terminate, a browser's
+  // "Uncaught"): of matches otherwise alike, one raised in such a
+  // language is the likelier answer.
+  var RUNTIMES = [
+    [/^panic: |^goroutine \d+ \[/m, ["Go"]],
+    [/^Traceback \(most recent call last\)|^\s*File "[^"]*", line \d+/m, ["Python"]],
+    [/^thread '[^']*' panicked at /m, ["Rust"]],
+    [/^Exception in thread "|^\s*at [\w.$]+\([\w$]+\.(java|kt|scala):\d+\)/m, ["Java", "Kotlin", "Scala"]],
+    [/^terminate called after throwing an instance of /m, ["C++"]],
+    [/^Uncaught |^\s*at .*\.(m?js|cjs|ts|tsx|jsx):\d+:\d+\)?$/m, ["JavaScript", "TypeScript"]]
+  ];
+  function pasteLanguages(raw) {
+    var out = Object.create(null), text = String(raw).slice(0, 20000).replace(/\r\n?/g, "\n");
+    RUNTIMES.forEach(function (rt) { if (rt[0].test(text)) rt[1].forEach(function (l) { out[l] = true; }); });
+    return out;
+  }
+  // The records a paste names exactly: those whose pattern matches it and
+  // those of the text results (textNums) whose whole message it holds.
+  // Ordered by how much of the paste each pins down (a pattern's
+  // required literals, a held message's length), then those raised in a
+  // language whose runtime printed the paste, then those whose pattern
+  // more of the matches share (the common spelling of an error), then
+  // those whose message the paste holds most of, then in the order of
+  // rank (a map doc -> rank of the text results).
+  function patternMatches(raw, filter, rank, textNums) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
     var pasteWords = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
+    var flat = squash(raw.slice(0, 20000)), langs = pasteLanguages(raw);
     return patternCandidates(raw, filter).then(function (nums) {
-      return docsByNumber(nums, true).then(function (docs) {
-        var hit = [];
+      return Promise.all([docsByNumber(nums, true), docsByNumber(textNums)]).then(function (v) {
+        var hit = [], seen = new Set();
+        function add(n, d, spec) {
+          if (seen.has(n)) return;
+          var held = holdsMessage(flat, d.title);
+          if (spec < 0 && !held) return;
+          seen.add(n);
+          hit.push({ doc: n, pinned: Math.max(spec, held ? squash(d.title).length : 0), lang: langs[d.language] ? 1 : 0, fit: fit(d.title, pasteWords),
+            form: spec >= 0 ? "p" + JSON.stringify(d.pattern) : "m" + d.title });
+        }
         nums.forEach(function (n, i) {
-          var prog = docs[i] && docs[i].pattern, ok = false;
+          var d = v[0][i], prog = d && d.pattern, ok = false;
           try { ok = !!prog && P.match(prog, raw); } catch (e) { ok = false; }
-          if (ok) hit.push({ doc: n, spec: specificity(prog), fit: fit(docs[i].title, pasteWords) });
+          // a message its own pattern describes is held only where the
+          // pattern matches: the text is searched for the messages of
+          // records whose pattern cannot run
+          if (d && (ok || !prog)) add(n, d, ok ? specificity(prog) : -1);
         });
+        textNums.forEach(function (n, i) { if (v[1][i]) add(n, v[1][i], -1); });
+        var forms = new Map();
+        hit.forEach(function (h) { forms.set(h.form, (forms.get(h.form) || 0) + 1); });
+        hit.forEach(function (h) { h.shared = forms.get(h.form); });
         hit.sort(function (a, b) {
           var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
-          return b.fit - a.fit || b.spec - a.spec || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+          return b.pinned - a.pinned || b.lang - a.lang || b.shared - a.shared || b.fit - a.fit || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
         });
         return hit;
       });
@@ -1864,7 +1922,8 @@
         // a pasted error: the records whose pattern matches it first
         var rank = new Map();
         if (r) r.list.forEach(function (x, i) { rank.set(x.doc, i); });
-        return patternMatches(String(o.paste), filter, rank).then(function (hits) {
+        var textNums = r ? r.list.slice(0, k).map(function (x) { return x.doc; }) : [];
+        return patternMatches(String(o.paste), filter, rank, textNums).then(function (hits) {
           hits.forEach(function (h) {
             if (out.length >= k) return;
             seen.add(h.doc);

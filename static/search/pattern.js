@@ -18,6 +18,8 @@
   "use strict";
 
   var MAX_INPUT = 10000;
+  // MAX_PREFIXES mirrors pattern.MaxPrefixes.
+  var MAX_PREFIXES = 3;
 
   // Instruction opcodes after expansion.
   var RUNE = 1, ALT = 3, EMPTY = 4, MATCH = 6, FAIL = 7, JUMP = 8;
@@ -99,7 +101,14 @@
         for (j = 0; j < r.length; j++) if (typeof r[j] !== "number") return null;
       }
     }
-    var p = { op: op, out: out, arg: arg, ranges: ranges, size: size,
+    // A match in the rest of a line after a prefix is a match in the
+    // line too, unless an assertion at its start (^, \A, \b, \B) reads
+    // what stands before it: only such programs search those segments.
+    var atStart = false;
+    for (i = 0; i < size; i++) {
+      if (op[i] === EMPTY && (arg[i] & (BEGIN_LINE | BEGIN_TEXT | WORD_BOUNDARY | NO_WORD_BOUNDARY))) atStart = true;
+    }
+    var p = { op: op, out: out, arg: arg, ranges: ranges, size: size, atStart: atStart,
       lits: strings(program.lits), ilits: strings(program.ilits) };
     if (cache) cache.set(program, p);
     return p;
@@ -146,27 +155,53 @@
     return cps.slice(from, to);
   }
 
-  // segments mirrors generator/pattern.Segments, on code points.
+  // segments mirrors generator/pattern.Segments, on code points: segs
+  // the texts and lines, rest the rests after prefixes (afterPrefixes).
+  // The last text's are kept: one paste is matched against many programs.
+  var lastText = null, lastSegs = null;
   function segments(text) {
+    if (text === lastText) return lastSegs;
+    lastText = text;
+    lastSegs = segmentsOf(text);
+    return lastSegs;
+  }
+  function segmentsOf(text) {
     text = String(text).replace(/\r\n?/g, "\n");
     var cps = codePoints(text);
     var parts = [cps];
     if (cps.length > MAX_INPUT) {
       parts = [cps.slice(0, MAX_INPUT / 2), cps.slice(cps.length - MAX_INPUT / 2)];
     }
-    var segs = [];
+    var segs = [], rest = [];
     parts.forEach(function (p) {
-      segs.push(trim(p, 0, p.length));
-      if (p.indexOf(10) < 0) return;
+      var whole = trim(p, 0, p.length);
+      segs.push(whole);
+      if (p.indexOf(10) < 0) { afterPrefixes(whole, rest); return; }
       var start = 0;
       for (var i = 0; i <= p.length; i++) {
         if (i === p.length || p[i] === 10) {
-          segs.push(trim(p, start, i));
+          var line = trim(p, start, i);
+          segs.push(line);
+          afterPrefixes(line, rest);
           start = i + 1;
         }
       }
     });
-    return { text: text, segs: segs };
+    return { text: text, segs: segs, rest: rest };
+  }
+
+  // afterPrefixes mirrors pattern.afterPrefixes: the rest of a line after
+  // each of its first MAX_PREFIXES ": " (a class or log prefix), trimmed.
+  function afterPrefixes(line, segs) {
+    var at = 0;
+    for (var k = 0; k < MAX_PREFIXES; k++) {
+      var i = at;
+      while (i + 1 < line.length && !(line[i] === 58 && line[i + 1] === 32)) i++;
+      if (i + 1 >= line.length) break;
+      at = i + 2;
+      var rest = trim(line, at, line.length);
+      if (rest.length) segs.push(rest);
+    }
   }
 
   function isWord(c) {
@@ -294,6 +329,9 @@
     if (!prefilter(p, s.text)) return false;
     for (var i = 0; i < s.segs.length; i++) {
       if (search(p, s.segs[i])) return true;
+    }
+    for (i = 0; p.atStart && i < s.rest.length; i++) {
+      if (search(p, s.rest[i])) return true;
     }
     return false;
   }

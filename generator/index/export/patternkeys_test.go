@@ -169,7 +169,7 @@ func TestPastePatternEdgeWords(t *testing.T) {
 
 // exportedSite indexes recs and exports them with message patterns into
 // a temporary site folder, which it returns.
-func exportedSite(t *testing.T, recs []record.Record) string {
+func exportedSite(t testing.TB, recs []record.Record) string {
 	t.Helper()
 	dir := t.TempDir()
 	ix, err := index.Open(filepath.Join(dir, "cache"))
@@ -203,4 +203,54 @@ func pasteResults(t *testing.T, site, paste string) []struct{ ID, Group string }
 		t.Fatalf("%q: %s", paste, q.Error)
 	}
 	return resp.Queries[0].Results
+}
+
+// How the records a paste names exactly are ordered (engine.js
+// patternMatches), each case against its own rival: a record whose whole
+// message the paste holds counts even when its pattern cannot run; a
+// pattern anchored at the message's start matches behind a class prefix;
+// the pattern that pins more of the paste comes before one whose message
+// the paste holds more of; of patterns alike, the record raised in the
+// language whose runtime printed the paste comes first.
+func TestPasteExactOrder(t *testing.T) {
+	recs := genRecords(900, 12)
+	set := func(i int, msg, expr, file string) string {
+		recs[i].ErrorMessage, recs[i].MessagePattern, recs[i].FilePath = msg, expr, file
+		return recs[i].ID
+	}
+	held := set(0, "frobnicator quux lattice overflowed at depth 3", `(?=.*lattice)frobnicator quux lattice overflowed at depth \d+`, "src/a.py")
+	set(1, "frobnicator zorb lattice overflowed at depth 9", `frobnicator \w+ lattice overflowed at depth \d+`, "src/b.py")
+	anchored := set(2, "quuxing trellis failed at step 4", `^quuxing \w+ failed at step \d+$`, "src/c.ts")
+	// the programs' first literals (lits, cut) are alike; all of them
+	// (pin) are not
+	pinned := set(3, "alpha beta gamma x1 delta epsilon zeta y1 eta theta iota z1 kappa",
+		`alpha beta gamma \S+ delta epsilon zeta \S+ eta theta iota \S+ kappa`, "src/d.go")
+	set(4, "alpha beta gamma quux eta theta iota zorb", `alpha beta gamma .+ eta theta iota .+`, "src/e.go")
+	goRec := set(5, "grommet zorb overflowed at depth 7", `grommet \w+ overflowed at depth \d+`, "src/f.go")
+	jsRec := set(6, "grommet quux overflowed at depth 2", `grommet \w+ overflowed at depth \d+`, "src/g.js")
+	site := exportedSite(t, recs)
+	goPanic := func(msg string) string {
+		return "panic: " + msg + "\n\ngoroutine 1 [running]:\nmain.main()\n\t/srv/app/main.go:12 +0x1d"
+	}
+	for _, c := range []struct {
+		paste, want, why string
+		exact            int // exact matches expected
+	}{
+		{"RuntimeError: frobnicator quux lattice overflowed at depth 3", held, "its message held, its pattern unusable", 2},
+		{"Uncaught QuuxError: quuxing lattice failed at step 17", anchored, "its ^...$ pattern behind a class prefix", 1},
+		{goPanic("alpha beta gamma quux delta epsilon zeta 7 eta theta iota zorb kappa"), pinned, "its pattern pins more", 2},
+		{goPanic("grommet trellis overflowed at depth 5"), goRec, "a Go panic", 2},
+		{"Uncaught RangeError: grommet trellis overflowed at depth 5", jsRec, "a browser's uncaught error", 2},
+	} {
+		rs := pasteResults(t, site, c.paste)
+		exact := 0
+		for _, r := range rs {
+			if r.Group == "pattern" {
+				exact++
+			}
+		}
+		if len(rs) == 0 || rs[0].ID != c.want || rs[0].Group != "pattern" || exact != c.exact {
+			t.Errorf("%s: %q gave %+v, want %s first of %d exact matches", c.why, c.paste, rs[:min(3, len(rs))], c.want, c.exact)
+		}
+	}
 }
