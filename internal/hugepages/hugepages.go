@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"unsafe"
 
@@ -54,6 +55,9 @@ func reserve(size int) int {
 	// heap of the program's start, freed by a collection), and clearing
 	// one object the size of the stretch would touch every page of it.
 	// A chunk that overlaps is cleared alone.
+	// No collection while the stretch is taken: the heap is tiny, and
+	// its goal would be met again at every chunk.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	chunks := make([][]byte, 0, size/chunkSize+1)
 	advised := 0
 	for left := size; left > 0; left -= chunkSize {
