@@ -138,9 +138,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // the search index's memory-mapped segments, and is well above the live
 // heap, so the collector does not run back to back (the figures:
 // BENCHMARKS.md, "Figures behind the code"). GOGC and GOMEMLIMIT in the
-// environment still win. The heap up to the limit is then marked for huge
-// pages (internal/hugepages): on a virtual machine, faulting in a build's
-// memory 4 KB at a time was half the CPU time of a rebuild.
+// environment still win. Most of the heap up to the limit is then marked
+// for huge pages (internal/hugepages): on a virtual machine, faulting in a
+// build's memory 4 KB at a time costs a rebuild more than its own work
+// (BENCHMARKS.md).
 func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1500 << 20)
@@ -153,7 +154,7 @@ func tuneGC() {
 // cold build's, but no more than 4 GB of address space when the
 // environment sets a limit far larger. Taking the whole limit made the
 // runtime return memory to the kernel while the stretch was being taken,
-// which tripled its cost.
+// at the start of every command.
 func heapStretch(limit int64) int {
 	return int(min(limit/3*2, 4<<30))
 }

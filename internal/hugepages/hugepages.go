@@ -5,7 +5,7 @@
 //
 // A build touches hundreds of megabytes of fresh heap. On a virtual
 // machine every first touch of a 4 KB page can trap to the hypervisor;
-// there a rebuild spends about half its CPU time faulting in pages (the
+// there a rebuild spends more time faulting in pages than working (the
 // figures: BENCHMARKS.md), and a 2 MB page costs one fault for 512 of them.
 // The Go runtime does not ask for huge pages on its own (it did in Go
 // 1.21.0 and stopped: a long-running server's memory grew), so a program
