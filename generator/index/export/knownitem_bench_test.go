@@ -20,17 +20,10 @@ import (
 // engine mirrors; figures in BENCHMARKS.md. BenchmarkKnownItemOracles
 // says how far any ranker can go on these queries.
 //
-//	go test ./generator/index -run '^$' -bench KnownItemScoring -benchtime 1x
+//	go test ./generator/index/export -run '^$' -bench KnownItemScoring -benchtime 1x
 func BenchmarkKnownItemScoring(b *testing.B) {
-	n := lookupInt("ERRDOCS_KNOWN_N")
-	if n == 0 {
-		n = 10000
-	}
+	n, nq := knownItemSizes()
 	recs := genRecords(n, 11)
-	nq := lookupInt("ERRDOCS_KNOWN_Q")
-	if nq == 0 {
-		nq = 200
-	}
 	qs := knownitem.Make(recs, nq, 5)
 	byID := map[string]*record.Record{}
 	for i := range recs {
@@ -209,4 +202,17 @@ func medianOf(xs []float64) float64 {
 		}
 	}
 	return s[len(s)/2]
+}
+
+// knownItemSizes is the known-item benchmarks' records and queries per
+// kind: ERRDOCS_KNOWN_N and ERRDOCS_KNOWN_Q, else 10,000 and 200.
+func knownItemSizes() (records, queries int) {
+	records, queries = lookupInt("ERRDOCS_KNOWN_N"), lookupInt("ERRDOCS_KNOWN_Q")
+	if records == 0 {
+		records = 10000
+	}
+	if queries == 0 {
+		queries = 200
+	}
+	return records, queries
 }

@@ -265,14 +265,7 @@ func groupRR(or oracle, ors []oracleRec, cands []int, stems, surface []string, t
 //
 //	go test ./generator/index/export -run '^$' -bench KnownItemOracles -benchtime 1x
 func BenchmarkKnownItemOracles(b *testing.B) {
-	n := lookupInt("ERRDOCS_KNOWN_N")
-	if n == 0 {
-		n = 10000
-	}
-	nq := lookupInt("ERRDOCS_KNOWN_Q")
-	if nq == 0 {
-		nq = 200
-	}
+	n, nq := knownItemSizes()
 	recs := genRecords(n, 11)
 	qs := knownitem.Make(recs, nq, 5)
 	m, err := index.NewMapping()

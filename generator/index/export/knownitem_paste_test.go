@@ -27,14 +27,7 @@ import (
 //
 //	go test ./generator/index/export -run '^$' -bench KnownItemPaste -benchtime 1x
 func BenchmarkKnownItemPaste(b *testing.B) {
-	n := lookupInt("ERRDOCS_KNOWN_N")
-	if n == 0 {
-		n = 10000
-	}
-	nq := lookupInt("ERRDOCS_KNOWN_Q")
-	if nq == 0 {
-		nq = 200
-	}
+	n, nq := knownItemSizes()
 	recs := genRecords(n, 11)
 	var qs []knownitem.Query
 	for _, q := range knownitem.Make(recs, nq, 5) {
