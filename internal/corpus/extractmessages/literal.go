@@ -201,7 +201,7 @@ func unescape(c byte) string {
 }
 
 var (
-	operandRE = regexp.MustCompile(`^(?:new\s+)?[\w$]+(?:\s*(?:\.|::|->|\?\.)\s*[\w$]+|\s*\((?:[^()]|\([^()]*\))*\)|\s*\[[^\[\]]*\])*`)
+	operandRE = regexp.MustCompile(`^(?:(?:new|typeof|await)\s+)?[\w$]+(?:\s*(?:\.|::|->|\?\.)\s*[\w$]+|\s*\((?:[^()]|\([^()]*\))*\)|\s*\[[^\[\]]*\])*`)
 	identRE   = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
 )
 
