@@ -38,6 +38,9 @@ type Dataset struct {
 	repos []*repoPlan
 	total int
 	real  map[string][]realExcerpt // by language; nil: generated excerpts (UseRealCode)
+	// realMsgs holds real message templates by language; nil: generated
+	// messages (UseRealMessages).
+	realMsgs map[string][]*parsedTemplate
 }
 
 type repoPlan struct {

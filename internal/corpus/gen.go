@@ -87,6 +87,9 @@ func (g *recGen) make(r *record.Record, idx, j int) {
 		lang = g.lastLang(f, lang)
 	} else {
 		ts := byLang[lang]
+		if g.d.realMsgs != nil {
+			ts = g.d.realMsgs[lang]
+		}
 		f = g.fill(ts[rng.IntN(len(ts))], lang)
 		etype = g.errorType(f.t, lang)
 	}
@@ -228,6 +231,9 @@ func (f *family) tagOr(def string) string {
 
 // lastLang keeps a reused message in a language its template fits.
 func (g *recGen) lastLang(f *filledMsg, lang string) string {
+	if g.d.realMsgs != nil {
+		return f.t.langs // a real message keeps the language that raised it
+	}
 	for _, t := range byLang[lang] {
 		if t == f.t {
 			return lang

@@ -130,6 +130,7 @@ var kindRes = map[string][]string{
 	"state":    {`\w+`},
 	"redacted": {`\S+`, `sk-\S+`},
 	"date":     {`[^']+`, `.+`},
+	"err":      {`.+`, `.*`, `.+?`},
 }
 
 var anchored = map[string]*regexp.Regexp{}
@@ -147,8 +148,13 @@ var varNames = map[string][]string{
 	"version": {"want", "got"}, "hex": {"want_sum", "got_sum"}, "hex2": {"byte"}, "hex8": {"magic"}, "char": {"ch"},
 	"module": {"module", "dep"}, "env": {"var_name"}, "method": {"method"}, "status4": {"status"}, "status5": {"status"},
 	"reason": {"reason"}, "time": {"now", "not_after"}, "user": {"user"}, "word": {"value", "option", "hint"},
-	"state": {"state"}, "redacted": {"redacted_key"}, "date": {"value"},
+	"state": {"state"}, "redacted": {"redacted_key"}, "date": {"value"}, "err": {"err", "cause"},
 }
+
+// errValues are what a wrapped error prints (a real message's %w, or a
+// last placeholder after ": ").
+var errValues = []string{"connection reset by peer", "EOF", "context canceled", "unexpected EOF", "permission denied",
+	"i/o timeout", "invalid argument", "no such file or directory", "context deadline exceeded", "broken pipe"}
 
 // codeSeg is a piece of the message as the source code spells it.
 type codeSeg struct {
@@ -496,6 +502,8 @@ func (g *recGen) value(kind, lang string, f *filledMsg) string {
 		return fmt.Sprintf("sk-****%04x", rng.IntN(1<<16))
 	case "date":
 		return fmt.Sprintf("%02d/%02d/2026", 1+rng.IntN(12), 1+rng.IntN(28))
+	case "err":
+		return pick(rng, errValues)
 	}
 	return kind
 }

@@ -12,7 +12,14 @@ package e2e
 //	go test ./internal/e2e -run '^$' -bench KnownItem -benchtime 1x -timeout 60m
 //
 // ERRDOCS_KNOWN_N sets the number of records (default 10,000),
-// ERRDOCS_KNOWN_Q the number of queries of each kind (default 200). The
+// ERRDOCS_KNOWN_Q the number of queries of each kind (default 200), and
+// ERRDOCS_KNOWN_MESSAGES=real gives the records real messages (raised in
+// public repositories, internal/corpus UseRealMessages) in place of the
+// generator's templates:
+//
+//	ERRDOCS_KNOWN_MESSAGES=real go test ./internal/e2e -run '^$' -bench KnownItem -benchtime 1x -timeout 60m
+//
+// The
 // figures: keywords success@1 and MRR@10 (a result is right when its
 // message is the target's), paste success@1, the median result count the
 // page reports for keyword queries, the median gzip bytes a query loads in
@@ -67,6 +74,9 @@ func buildKnownSite(b *testing.B) *knownSite {
 	nq := knownEnv("ERRDOCS_KNOWN_Q", 200)
 	dir := b.TempDir()
 	ds := corpus.Generate(n, 11)
+	if err := ds.UseMessages(os.Getenv("ERRDOCS_KNOWN_MESSAGES")); err != nil {
+		b.Fatal(err)
+	}
 	data := filepath.Join(dir, "data")
 	if err := ds.WriteExport(data, false); err != nil {
 		b.Fatal(err)

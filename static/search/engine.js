@@ -531,14 +531,25 @@
 
   // The words of a query in "all" and "most" modes (mirror of
   // index.Words): whitespace-separated chunks the English analyzer keeps
-  // a token of, with where each ends.
+  // a token of and that are no clipped negation, with where each ends.
   function queryWords(text) {
     var out = [];
     A.analyze("errdocs_qcode", text).forEach(function (t) {
       var w = text.slice(t.start, t.end);
-      if (A.terms("en", w).length) out.push({ text: w, end: t.end });
+      if (A.terms("en", w).length && !clippedNegation(w)) out.push({ text: w, end: t.end });
     });
     return out;
+  }
+  // clippedNegation: a negation typed without its apostrophe ("doesnt",
+  // "isnt") or cut at it ("doesn" of "doesn't"): the whole form is a stop
+  // word, never indexed, so the word would match nothing and empty an
+  // all-words query. "can" is a word of its own. Mirror of
+  // clippedNegation in query_test.go.
+  function clippedNegation(w) {
+    var l = w.toLowerCase();
+    if (l === "can" || !/^[a-z]+$/.test(l)) return false;
+    if (/nt$/.test(l) && !A.terms("en", l.slice(0, -1) + "'t").length) return true;
+    return /n$/.test(l) && !A.terms("en", l + "'t").length;
   }
 
   // Plan the query: which dictionary shards it needs, then the tree.
@@ -1823,7 +1834,7 @@
   }
   function endsInStopWord(text) {
     var w = lastWord(text);
-    return !!w && !A.terms("en", w).length;
+    return !!w && (!A.terms("en", w).length || clippedNegation(w));
   }
   function someTermStartsWith(p) {
     var i = shardIndex(p);

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/corpus"
 	"github.com/errdocs/errdocs/internal/knownitem"
 )
 
@@ -23,7 +25,7 @@ import (
 //	go test ./generator/index/export -run '^$' -bench KnownItemScoring -benchtime 1x
 func BenchmarkKnownItemScoring(b *testing.B) {
 	n, nq := knownItemSizes()
-	recs := genRecords(n, 11)
+	recs := knownItemRecords(b, n)
 	qs := knownitem.Make(recs, nq, 5)
 	byID := map[string]*record.Record{}
 	for i := range recs {
@@ -206,6 +208,17 @@ func medianOf(xs []float64) float64 {
 
 // knownItemSizes is the known-item benchmarks' records and queries per
 // kind: ERRDOCS_KNOWN_N and ERRDOCS_KNOWN_Q, else 10,000 and 200.
+// knownItemRecords are the known-item benchmarks' records: n generated
+// (seed 11), with real messages when ERRDOCS_KNOWN_MESSAGES=real, as the
+// browser benchmark makes them.
+func knownItemRecords(b testing.TB, n int) []record.Record {
+	ds := corpus.Generate(n, 11)
+	if err := ds.UseMessages(os.Getenv("ERRDOCS_KNOWN_MESSAGES")); err != nil {
+		b.Fatal(err)
+	}
+	return ds.Records()
+}
+
 func knownItemSizes() (records, queries int) {
 	records, queries = lookupInt("ERRDOCS_KNOWN_N"), lookupInt("ERRDOCS_KNOWN_Q")
 	if records == 0 {

@@ -266,7 +266,7 @@ func groupRR(or oracle, ors []oracleRec, cands []int, stems, surface []string, t
 //	go test ./generator/index/export -run '^$' -bench KnownItemOracles -benchtime 1x
 func BenchmarkKnownItemOracles(b *testing.B) {
 	n, nq := knownItemSizes()
-	recs := genRecords(n, 11)
+	recs := knownItemRecords(b, n)
 	qs := knownitem.Make(recs, nq, 5)
 	m, err := index.NewMapping()
 	if err != nil {

@@ -28,7 +28,7 @@ import (
 //	go test ./generator/index/export -run '^$' -bench KnownItemPaste -benchtime 1x
 func BenchmarkKnownItemPaste(b *testing.B) {
 	n, nq := knownItemSizes()
-	recs := genRecords(n, 11)
+	recs := knownItemRecords(b, n)
 	var qs []knownitem.Query
 	for _, q := range knownitem.Make(recs, nq, 5) {
 		if q.Kind == "paste" {

@@ -220,7 +220,9 @@ func parityQueries(f *fixture, seed int64) []parityQuery {
 	}
 	for _, q := range []string{"the connection was refused", "connections refused", "invalid arguments", "is not a valid",
 		"timeout", "permission denied", "failed to parse configuration", "memory", "null pointer", "out of memory errors",
-		"Unable to connect to the database", "the", "file not found", "KeyError", "TypeError undefined"} {
+		"Unable to connect to the database", "the", "file not found", "KeyError", "TypeError undefined",
+		// negations typed without their apostrophe or cut at it (clippedNegation)
+		"file doesnt found", "permission isnt denied", "connection refused didn", "invalid value don"} {
 		add(q, QueryOptions{})
 	}
 	codes, classes, tags, repos, langs, families := []string{}, []string{}, []string{}, []string{}, []string{}, []string{}

@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -167,7 +168,8 @@ func prefixClauses(w string) []query.Query {
 }
 
 // Words returns the words of text as ModeAll and ModeMost take them: its
-// whitespace-separated chunks that the English analyzer keeps a token of.
+// whitespace-separated chunks that the English analyzer keeps a token of
+// and that are no clipped negation.
 func Words(m mapping.IndexMapping, text string) []string {
 	var out []string
 	for _, w := range words(m, text) {
@@ -190,11 +192,27 @@ func words(m mapping.IndexMapping, text string) []word {
 	var out []word
 	for _, t := range ws.Analyze([]byte(text)) {
 		w := text[t.Start:t.End]
-		if len(en.Analyze([]byte(w))) > 0 {
+		if len(en.Analyze([]byte(w))) > 0 && !clippedNegation(en, w) {
 			out = append(out, word{w, t.End})
 		}
 	}
 	return out
+}
+
+// clippedNegation reports a negation typed without its apostrophe
+// ("doesnt", "isnt") or cut at it ("doesn" of "doesn't"): the whole form
+// is a stop word, never indexed, so the word would match nothing and
+// empty an all-words query. "can" is a word of its own. engine.js
+// clippedNegation is its twin.
+func clippedNegation(en analysis.Analyzer, w string) bool {
+	l := strings.ToLower(w)
+	if l == "can" || l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	if strings.HasSuffix(l, "nt") && len(en.Analyze([]byte(l[:len(l)-1]+"'t"))) == 0 {
+		return true
+	}
+	return strings.HasSuffix(l, "n") && len(en.Analyze([]byte(l+"'t"))) == 0
 }
 
 func buildWords(m mapping.IndexMapping, text string, opts QueryOptions) (query.Query, error) {
