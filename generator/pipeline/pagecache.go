@@ -70,36 +70,78 @@ type entryMap map[string]cacheEntry
 // encode writes the entries sorted by path, so the same entries always
 // make the same bytes; the paths are written as their length and what
 // follows the previous path's common prefix.
-func (m entryMap) encode() []byte {
+func (m entryMap) encode() []byte { return encodeEntries(m, sortedEntries{}) }
+
+// sortedEntries are entries kept beside the table rather than in it,
+// sorted by path: a rebuild's record pages, which are a hundred thousand
+// at 100,000 records, are noted from the build's own per-record tables
+// instead of being put into a map only to be sorted out again.
+type sortedEntries struct {
+	rels    []string // sorted, distinct
+	entries []cacheEntry
+}
+
+// encodeEntries encodes the entries of m and recs as one table (the form
+// entryMap.encode writes); where both have a path, recs' entry is taken.
+func encodeEntries(m entryMap, recs sortedEntries) []byte {
 	rels := make([]string, 0, len(m))
 	for rel := range m {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	b := make([]byte, 0, 64*len(m)+16)
-	b = binary.AppendUvarint(b, uint64(len(m)))
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
+	// Two walks: the first counts the entries and the bytes, so that the
+	// table is made at its size, the second writes it.
+	n, size := 0, 0
+	var scratch []byte
 	prevRel := ""
-	for _, rel := range rels {
-		e := m[rel]
-		common := 0
-		for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
-			common++
-		}
-		b = binary.AppendUvarint(b, uint64(common))
-		str(rel[common:])
-		prevRel = rel
-		b = append(b, e.Kind)
-		b = append(b, e.Key[:]...)
-		str(e.Group)
-		b = binary.AppendVarint(b, e.Print.Size)
-		b = binary.AppendVarint(b, e.Print.ModTime)
-		b = binary.AppendUvarint(b, e.Print.Ino)
-	}
+	mergeEntries(m, rels, recs, func(rel string, e *cacheEntry) {
+		scratch = appendEntry(scratch[:0], prevRel, rel, e)
+		n, size, prevRel = n+1, size+len(scratch), rel
+	})
+	b := make([]byte, 0, size+binary.MaxVarintLen64)
+	b = binary.AppendUvarint(b, uint64(n))
+	prevRel = ""
+	mergeEntries(m, rels, recs, func(rel string, e *cacheEntry) {
+		b, prevRel = appendEntry(b, prevRel, rel, e), rel
+	})
 	return b
+}
+
+// mergeEntries calls fn with the entries of m (whose paths, sorted, are
+// rels) and of recs, in path order; where both have a path, with recs'.
+func mergeEntries(m entryMap, rels []string, recs sortedEntries, fn func(rel string, e *cacheEntry)) {
+	k := 0
+	for _, rel := range rels {
+		for k < len(recs.rels) && recs.rels[k] <= rel {
+			fn(recs.rels[k], &recs.entries[k])
+			k++
+		}
+		if k > 0 && recs.rels[k-1] == rel {
+			continue
+		}
+		e := m[rel]
+		fn(rel, &e)
+	}
+	for ; k < len(recs.rels); k++ {
+		fn(recs.rels[k], &recs.entries[k])
+	}
+}
+
+// appendEntry appends the stored form of the entry at rel, which follows
+// the entry at prevRel.
+func appendEntry(b []byte, prevRel, rel string, e *cacheEntry) []byte {
+	common := 0
+	for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
+		common++
+	}
+	b = binary.AppendUvarint(b, uint64(common))
+	b = cachefile.AppendString(b, rel[common:])
+	b = append(b, e.Kind)
+	b = append(b, e.Key[:]...)
+	b = cachefile.AppendString(b, e.Group)
+	b = binary.AppendVarint(b, e.Print.Size)
+	b = binary.AppendVarint(b, e.Print.ModTime)
+	return binary.AppendUvarint(b, e.Print.Ino)
 }
 
 var errBadPageCache = errors.New("page cache: bad entries")

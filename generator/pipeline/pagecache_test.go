@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"maps"
+	"slices"
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -148,6 +149,46 @@ func TestEncodeIndexed(t *testing.T) {
 		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, m))
 	}
 	if empty := encodeIndexed(nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
+		t.Fatal("an empty table encodes otherwise")
+	}
+}
+
+// encodeEntries of a table and entries kept beside it, sorted, makes the
+// bytes entryMap.encode makes of one table holding them all (the sorted
+// entries winning a path both have), which decode back to it.
+func TestEncodeEntriesMerged(t *testing.T) {
+	all, table := entryMap{}, entryMap{}
+	var recs sortedEntries
+	for k := range 600 {
+		rel := fmt.Sprintf("repo-%d/slug-%x/index.html", k%7, uint64(k*2654435761)%99991)
+		e := cacheEntry{Kind: kindRecord, Print: publish.Fingerprint{Size: int64(k), ModTime: int64(k * 3), Ino: uint64(k)}}
+		e.Key[0] = byte(k)
+		if k%3 == 0 {
+			e.Kind, e.Group = kindListing, fmt.Sprintf("repo-%d/", k%7)
+			table[rel] = e
+		} else {
+			recs.rels = append(recs.rels, rel)
+		}
+		all[rel] = e
+	}
+	// A path in both: the sorted entry's is the one kept.
+	shared := "repo-1/index.html"
+	table[shared] = cacheEntry{Kind: kindListing, Group: "repo-1/"}
+	all[shared] = cacheEntry{Kind: kindRecord, Key: fileKey{9}}
+	recs.rels = append(recs.rels, shared)
+	slices.Sort(recs.rels)
+	for _, rel := range recs.rels {
+		recs.entries = append(recs.entries, all[rel])
+	}
+	got := encodeEntries(table, recs)
+	if !bytes.Equal(got, all.encode()) {
+		t.Fatal("encodeEntries and entryMap.encode of the whole differ")
+	}
+	var back entryMap
+	if err := back.decode(got); err != nil || !maps.Equal(back, all) {
+		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, all))
+	}
+	if !bytes.Equal(encodeEntries(entryMap{}, sortedEntries{}), (entryMap{}).encode()) {
 		t.Fatal("an empty table encodes otherwise")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -385,7 +386,9 @@ func (b *build) check() error {
 	b.knowFiles()
 	prev, out := b.prev, b.out
 	out.Expect(len(prev.Entries))
-	b.next = &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
+	// The record pages are noted from b.rels and b.keys (notePages), not
+	// in the table: it holds the site's other files.
+	b.next = &pageCache{Entries: make(map[string]cacheEntry, max(0, len(prev.Entries)-len(b.m.Summaries)))}
 	b.exportEntries = entryMap{}
 	if b.gerr == nil {
 		b.r.SetCache(newListingCache(b.global, prev, out, b.noteEntry))
@@ -742,19 +745,41 @@ func (b *build) export() error {
 	return nil
 }
 
-// notePages notes the record pages and the assets in the next page cache
-// (only now: half a million entries in the table would have been held
-// through rendering), with every file's fingerprint, and encodes the
-// tables.
+// notePages notes the assets in the next page cache, with every file's
+// fingerprint, and encodes its table with the record pages' entries,
+// which are not put in the table: made from b.rels and b.keys, sorted.
 func (b *build) notePages() {
 	for p := range b.assets {
 		b.noteEntry(b.assets[p], cacheEntry{Kind: kindAsset})
 	}
-	for i, rel := range b.rels {
-		b.next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: b.keys[i]}
-	}
 	setPrints(b.out, b.next.Entries)
-	b.tables.entries = b.next.Entries.encode()
+	b.tables.entries = encodeEntries(b.next.Entries, recordEntries(b.out, b.rels, b.keys))
+}
+
+// recordEntries returns the entries of the record pages at rels (made
+// from keys, one each), sorted by path, with their files' fingerprints in
+// the new site; a page the site does not have is left out.
+func recordEntries(out *publish.Site, rels []string, keys []fileKey) sortedEntries {
+	order := make([]int32, len(rels))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
+	sorted := make([]string, len(rels))
+	for k, i := range order {
+		sorted[k] = rels[i]
+	}
+	prints := make([]publish.Fingerprint, len(sorted))
+	ok := make([]bool, len(sorted))
+	out.FingerprintsOf(sorted, prints, ok)
+	recs := sortedEntries{rels: sorted[:0], entries: make([]cacheEntry, 0, len(sorted))}
+	for k, i := range order {
+		if ok[k] {
+			recs.rels = append(recs.rels, sorted[k])
+			recs.entries = append(recs.entries, cacheEntry{Kind: kindRecord, Key: keys[i], Print: prints[k]})
+		}
+	}
+	return recs
 }
 
 // doExport exports the search index into the site. The export may keep
