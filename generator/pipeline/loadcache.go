@@ -748,17 +748,26 @@ func (rc *relatedCache) head(key [32]byte) []byte {
 	return append(rc.bin[:len(rc.bin):len(rc.bin)], key[:]...)
 }
 
+// Get decodes the related lists saved under key from the file mapped,
+// into one slice made at its size (counted first): the lists are every
+// record's, and fresh memory costs more than walking them twice.
 func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
-	body, err := cachefile.ReadFile(rc.path, relatedKind, relatedVersion)
+	body, m, err := cachefile.MapFile(rc.path, relatedKind, relatedVersion)
 	if err != nil {
 		return nil, false
 	}
+	defer m.Close()
 	r := cachefile.NewReader(body)
 	if !r.Expect(rc.head(key)) {
 		return nil, false
 	}
-	out := make([][]int32, r.Count())
-	all := make([]int32, 0, r.Len())
+	n := r.Count()
+	total := countRelated(body[len(body)-r.Len():], n)
+	if total < 0 {
+		return nil, false
+	}
+	out := make([][]int32, n)
+	all := make([]int32, 0, total)
 	for i := range out {
 		start := len(all)
 		for m := int(r.Byte()); m > 0; m-- {
@@ -770,6 +779,24 @@ func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// countRelated returns how many numbers the n lists at the start of b
+// hold, or -1 when b is not n lists.
+func countRelated(b []byte, n int) int {
+	r := cachefile.NewReader(b)
+	total := 0
+	for ; n > 0; n-- {
+		m := int(r.Byte())
+		total += m
+		for ; m > 0; m-- {
+			r.Uvarint()
+		}
+	}
+	if r.Err() != nil {
+		return -1
+	}
+	return total
 }
 
 func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
