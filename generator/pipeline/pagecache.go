@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,7 +55,15 @@ type cacheEntry struct {
 }
 
 type pageCache struct {
-	Entries  entryMap
+	// Entries are the entries of every file but the record pages.
+	Entries entryMap
+	// records is the table of the record pages' entries in its stored
+	// form (entryMap's, sorted by path), nRecords entries, all of kind
+	// kindRecord: read in place, as a rebuild walks it beside its own
+	// pages sorted (walkRecords), not decoded into a map of a hundred
+	// thousand paths. Decoded, it is a slice of the cache file's mapping.
+	records  []byte
+	nRecords int
 	Unusable int                 // message patterns the last export could not use
 	Marker   publish.Fingerprint // the site's marker when the cache was saved
 	// Indexed is each record's source hash (by id) as the search index
@@ -243,13 +252,91 @@ func (m *indexedMap) decode(b []byte) error {
 	return nil
 }
 
-// files lists every file of the site the cache describes.
-func (pc *pageCache) files() []string {
-	out := make([]string, 0, len(pc.Entries))
+// size is how many files the cache describes.
+func (pc *pageCache) size() int { return len(pc.Entries) + pc.nRecords }
+
+// files lists every file of the site the cache describes: the record
+// pages' are records (walkRecords gives them).
+func (pc *pageCache) files(records []string) []string {
+	out := make([]string, 0, len(pc.Entries)+len(records))
 	for rel := range pc.Entries {
 		out = append(out, rel)
 	}
-	return out
+	return append(out, records...)
+}
+
+// walkRecords calls fn with each record page's entry, in path order; rel
+// is valid during the call only. It stops when fn returns false.
+func (pc *pageCache) walkRecords(fn func(rel []byte, e *cacheEntry) bool) error {
+	if len(pc.records) == 0 {
+		return nil // an empty cache
+	}
+	r := cachefile.NewReader(pc.records)
+	n := r.Count()
+	var rel []byte
+	var e cacheEntry
+	for ; n > 0 && r.Err() == nil; n-- {
+		rel = decodeEntry(r, rel, &e)
+		if r.Err() == nil && !fn(rel, &e) {
+			return nil
+		}
+	}
+	if r.Err() != nil {
+		return errBadPageCache
+	}
+	return nil
+}
+
+// decodeEntry decodes the next entry of a table into e, its path into
+// rel, which holds the previous entry's path. A record page has no group
+// (no string made).
+func decodeEntry(r *cachefile.Reader, rel []byte, e *cacheEntry) []byte {
+	common := r.Int(len(rel))
+	rel = append(rel[:common], r.Bytes()...)
+	e.Kind = r.Byte()
+	copy(e.Key[:], r.Next(len(fileKey{})))
+	e.Group = ""
+	if g := r.Bytes(); len(g) > 0 {
+		e.Group = string(g)
+	}
+	e.Print.Size = r.Varint()
+	e.Print.ModTime = r.Varint()
+	e.Print.Ino = r.Uvarint()
+	return rel
+}
+
+// checkRecords checks that table is a table of n record pages' entries,
+// sorted by path, and nothing more.
+func checkRecords(table []byte) (int, error) {
+	r := cachefile.NewReader(table)
+	n := r.Count()
+	var rel, prev []byte
+	var e cacheEntry
+	for k := 0; k < n && r.Err() == nil; k++ {
+		rel = decodeEntry(r, rel, &e)
+		if e.Kind != kindRecord || (k > 0 && bytes.Compare(prev, rel) >= 0) {
+			return 0, errBadPageCache
+		}
+		prev = append(prev[:0], rel...)
+	}
+	if r.Done() != nil {
+		return 0, errBadPageCache
+	}
+	return n, nil
+}
+
+// allEntries returns every entry of the cache, the record pages' too, in
+// one table.
+func (pc *pageCache) allEntries() (entryMap, error) {
+	all := maps.Clone(pc.Entries)
+	if all == nil {
+		all = entryMap{}
+	}
+	err := pc.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		all[string(rel)] = *e
+		return true
+	})
+	return all, err
 }
 
 func pageCachePath(cacheDir, out string) string {
@@ -262,24 +349,26 @@ func pageCachePath(cacheDir, out string) string {
 }
 
 // The page cache as stored (internal/cachefile): its large tables in their
-// compact forms (entryMap, indexedMap; the search export's entries have a
-// table of their own, so that a rebuild can encode the others while its
-// export ends: pageTables), then the rest. Not a gob: gob numbers types in
+// compact forms (entryMap, indexedMap; the record pages' entries have a
+// table of their own, read in place, and so have the search export's, so
+// that a rebuild can encode the others while its export ends:
+// pageTables), then the rest. Not a gob: gob numbers types in
 // the order a process first meets them, so the same cache would make other
 // bytes after a build that used other gob types first, and a rebuild that
 // changed nothing would write it again.
 const (
 	pageCacheKind    = "pages"
-	pageCacheVersion = 3
+	pageCacheVersion = 4
 )
 
 // pageTables are a page cache's tables of every file but the search
-// export's, and of the records' hashes, in their stored forms.
-type pageTables struct{ entries, indexed []byte }
+// export's and the record pages', of the record pages, and of the
+// records' hashes, in their stored forms.
+type pageTables struct{ entries, records, indexed []byte }
 
-// encodeTables encodes entries (none of the export's) and indexed, side
-// by side.
-func encodeTables(entries entryMap, indexed indexedMap) pageTables {
+// encodeTables encodes entries (none of the export's or the record
+// pages'), records and indexed, side by side.
+func encodeTables(entries entryMap, records sortedEntries, indexed indexedMap) pageTables {
 	var t pageTables
 	done := make(chan struct{})
 	go func() {
@@ -287,6 +376,7 @@ func encodeTables(entries entryMap, indexed indexedMap) pageTables {
 		t.indexed = indexed.encode()
 	}()
 	t.entries = entries.encode()
+	t.records = encodeEntries(nil, records)
 	<-done
 	return t
 }
@@ -298,7 +388,7 @@ func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerp
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
-	for _, table := range [][]byte{t.entries, eb, t.indexed} {
+	for _, table := range [][]byte{t.entries, t.records, eb, t.indexed} {
 		head = binary.AppendUvarint(head, uint64(len(table)))
 		out = append(out, head, table)
 		head = nil
@@ -316,17 +406,27 @@ func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerpri
 	return cachefile.Seal(bytes.Join(t.pieces(export, unusable, marker), nil))
 }
 
-// encodePageCache returns the bytes of the cache's file.
+// encodePageCache returns the bytes of the cache's file; its record
+// pages' entries may be in pc.Entries or in its table of them.
 func encodePageCache(pc *pageCache) []byte {
+	all, _ := pc.allEntries()
 	pages, export := entryMap{}, entryMap{}
-	for rel, e := range pc.Entries {
-		if e.Kind == kindExport {
+	var records sortedEntries
+	for rel, e := range all {
+		switch e.Kind {
+		case kindExport:
 			export[rel] = e
-		} else {
+		case kindRecord:
+			records.rels = append(records.rels, rel)
+		default:
 			pages[rel] = e
 		}
 	}
-	return encodeTables(pages, pc.Indexed).file(export, pc.Unusable, pc.Marker)
+	slices.Sort(records.rels)
+	for _, rel := range records.rels {
+		records.entries = append(records.entries, all[rel])
+	}
+	return encodeTables(pages, records, pc.Indexed).file(export, pc.Unusable, pc.Marker)
 }
 
 // decodePageCache decodes a cache file's bytes; its two entry tables
@@ -337,7 +437,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		return nil, err
 	}
 	r := cachefile.NewReader(body)
-	var tables [3][]byte
+	var tables [4][]byte // entries, records, export, indexed
 	for k := range tables {
 		tables[k] = r.Bytes()
 	}
@@ -352,13 +452,21 @@ func decodePageCache(data []byte) (*pageCache, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ierr = pc.Indexed.decode(tables[2])
-		xerr = export.decode(tables[1])
+		ierr = pc.Indexed.decode(tables[3])
+		xerr = export.decode(tables[2])
 	}()
 	err = pc.Entries.decode(tables[0])
+	var rerr error
+	pc.records = tables[1]
+	pc.nRecords, rerr = checkRecords(pc.records)
 	wg.Wait()
-	if err != nil || ierr != nil || xerr != nil || pc.Entries == nil {
+	if err != nil || rerr != nil || ierr != nil || xerr != nil || pc.Entries == nil {
 		return nil, errBadPageCache
+	}
+	for _, e := range pc.Entries {
+		if e.Kind == kindRecord {
+			return nil, errBadPageCache
+		}
 	}
 	for rel, e := range export {
 		if e.Kind != kindExport {
@@ -372,8 +480,9 @@ func decodePageCache(data []byte) (*pageCache, error) {
 // loadPageCache reads the page cache of an output folder; a missing or
 // unreadable one is empty. It returns the file's bytes too, so that a
 // build that changes nothing need not write the same cache again: they
-// are a mapping of the file (nothing decoded refers to them), for the
-// caller to Close once it has saved the next cache.
+// are a mapping of the file (the cache's table of record pages is a
+// slice of it), for the caller to Close once it has saved the next cache
+// and no longer uses the one loaded.
 func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	empty := &pageCache{Entries: map[string]cacheEntry{}}
 	m, err := cachefile.Map(path)
@@ -401,12 +510,6 @@ func savePageCache(path string, pieces [][]byte, old []byte) error {
 		os.Remove(path + ".gob")
 	}
 	return err
-}
-
-// reuse keeps the previous file at rel when its entry has this kind and key.
-func (pc *pageCache) reuse(out *publish.Site, rel string, kind uint8, key fileKey) bool {
-	e, ok := pc.Entries[rel]
-	return ok && e.Kind == kind && e.Key == key && out.Reuse(rel, e.Print)
 }
 
 // reuseAll keeps every previous file of a kind when all of them have this

@@ -60,8 +60,27 @@ func TestPageCacheForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps.Equal(got.Entries, pc.Entries) || !maps.Equal(got.Indexed, pc.Indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
-		t.Error("decoded cache differs")
+	all, err := got.allEntries()
+	if err != nil || !maps.Equal(all, pc.Entries) || !maps.Equal(got.Indexed, pc.Indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
+		t.Errorf("decoded cache differs (%v)", err)
+	}
+	// The record pages' entries are in a table of their own, walked in
+	// path order, not in the map.
+	var walked []string
+	got.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		if e.Kind != kindRecord {
+			t.Errorf("%s of kind %d in the record pages' table", rel, e.Kind)
+		}
+		walked = append(walked, string(rel))
+		return true
+	})
+	if len(walked) != got.nRecords || len(walked) != 100 || !slices.IsSorted(walked) {
+		t.Errorf("walked %d record pages (noted %d, want 100), sorted %v", len(walked), got.nRecords, slices.IsSorted(walked))
+	}
+	for rel, e := range got.Entries {
+		if e.Kind == kindRecord {
+			t.Errorf("record page %s in the map", rel)
+		}
 	}
 	var m entryMap
 	form := pc.Entries.encode()

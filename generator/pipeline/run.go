@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/errdocs/errdocs/generator/feed"
 	"github.com/errdocs/errdocs/generator/index"
@@ -121,10 +123,16 @@ type build struct {
 	nextMu        sync.Mutex
 	keys          []fileKey
 	rels          []string
-	need          []bool // by model index
+	need          []bool  // by model index
+	order         []int32 // model indexes in the order of their pages' paths
 	nNeed         int
-	dkey          fileKey
-	tables        pageTables
+	// prevRecords are the paths of the previous site's record pages;
+	// trusted says the page cache's fingerprints of the previous files
+	// are taken for theirs (lookedFiles).
+	prevRecords []string
+	trusted     bool
+	dkey        fileKey
+	tables      pageTables
 }
 
 type loadedCache struct {
@@ -210,6 +218,9 @@ func (b *build) startLoading() {
 type lookedFiles struct {
 	prints func(rel string) (publish.Fingerprint, bool)
 	looked int
+	// trusted says the prints are the page cache's own: a record page
+	// the cache notes is taken to be as written (publish.Site.Keep).
+	trusted bool
 }
 
 // previousFiles returns the fingerprints of the previous site's files.
@@ -219,22 +230,28 @@ type lookedFiles struct {
 // build (see noChange), and looking at every file was the largest cost
 // of a one-record rebuild. Else every file is looked at (one lstat each).
 func previousFiles(c *Config, pc *pageCache) lookedFiles {
-	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
+	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && pc.size() > 0 {
 		// The cache's own table, not a copy: it is only read from now on.
+		// The record pages' are not in it: check keeps those it trusts.
 		return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
 			e, ok := pc.Entries[rel]
 			return e.Print, ok
-		}}
+		}, trusted: true}
 	}
-	rels := make([]string, 0, len(pc.Entries))
+	rels := make([]string, 0, pc.size())
 	for rel := range pc.Entries {
 		rels = append(rels, rel)
 	}
+	// A damaged table was refused when the cache was loaded.
+	pc.walkRecords(func(rel []byte, _ *cacheEntry) bool {
+		rels = append(rels, string(rel))
+		return true
+	})
 	prints := publish.Look(c.Out, rels, c.Workers)
-	return lookedFiles{func(rel string) (publish.Fingerprint, bool) {
+	return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
 		fp, ok := prints[rel]
 		return fp, ok
-	}, len(rels)}
+	}, looked: len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -285,10 +302,11 @@ func (b *build) cache() error {
 		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
 			b.out.KnownBy(prev.prints)
+			b.trusted = prev.trusted
 		}
 		// Before an early export keeps its files: the site's table is
 		// sized once.
-		b.out.Expect(len(b.prev.Entries))
+		b.out.Expect(b.prev.size())
 		close(b.known)
 	})
 	// A rebuild that changes a few records updates the search index and
@@ -385,35 +403,33 @@ func (b *build) check() error {
 	// reading and the site model: what follows asks about those files.
 	b.knowFiles()
 	prev, out := b.prev, b.out
-	out.Expect(len(prev.Entries))
+	out.Expect(prev.size())
 	// The record pages are noted from b.rels and b.keys (notePages), not
 	// in the table: it holds the site's other files.
-	b.next = &pageCache{Entries: make(map[string]cacheEntry, max(0, len(prev.Entries)-len(b.m.Summaries)))}
+	b.next = &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
 	b.exportEntries = entryMap{}
 	if b.gerr == nil {
 		b.r.SetCache(newListingCache(b.global, prev, out, b.noteEntry))
 	}
 	total := len(b.m.Summaries)
 	b.keys, b.rels, b.need = make([]fileKey, total), make([]string, total), make([]bool, total)
-	var needed atomic.Int64
 	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
 		// Path() + "index.html", made in one string, not two.
 		sum := &b.m.Summaries[i]
-		rel := sum.Repo + "/" + sum.Slug + "/index.html"
-		b.rels[i] = rel
+		b.rels[i] = sum.Repo + "/" + sum.Slug + "/index.html"
 		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
-		if !prev.reuse(out, rel, kindRecord, b.keys[i]) {
-			b.need[i] = true
-			needed.Add(1)
-		}
+		b.need[i] = true
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	b.order = sortedOrder(b.rels)
+	if err := b.reuseRecordPages(); err != nil {
+		return err
+	}
 	b.rep.Built = total
-	b.nNeed = int(needed.Load())
 	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
 		b.c.Garbage(true)
 	}
@@ -425,6 +441,55 @@ func (b *build) check() error {
 	b.timer.done("check")
 	return nil
 }
+
+// reuseRecordPages keeps the previous site's record pages made from the
+// keys of this build's, walking the page cache's table of them beside
+// this build's pages sorted (b.order): a merge, not a lookup per page in
+// a table of every path decoded first. It notes the previous pages'
+// paths (prevRecords) for the publication, which removes those that are
+// no longer the site's, and counts the pages to render (nNeed).
+func (b *build) reuseRecordPages() error {
+	var cands []int32 // pages made from the same key, and their prints
+	var prints []publish.Fingerprint
+	prevRels := make([]string, 0, b.prev.nRecords)
+	k := 0
+	err := b.prev.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		for k < len(b.order) && bytes.Compare(rel, stringBytes(b.rels[b.order[k]])) > 0 {
+			k++
+		}
+		if k == len(b.order) || !bytes.Equal(rel, stringBytes(b.rels[b.order[k]])) {
+			prevRels = append(prevRels, string(rel))
+			return true
+		}
+		i := b.order[k]
+		prevRels = append(prevRels, b.rels[i]) // the same path, not a copy
+		if e.Key == b.keys[i] {
+			cands, prints = append(cands, i), append(prints, e.Print)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	var kept atomic.Int64
+	err = parallel(b.ctx, len(cands), b.c.Workers, func(c int) error {
+		i := cands[c]
+		// Trusted, the cache's print is the file's: Reuse would compare
+		// it with itself, or look at the file, which is not in the table
+		// of prints the site was given.
+		if b.trusted && b.out.Keep(b.rels[i], prints[c]) || !b.trusted && b.out.Reuse(b.rels[i], prints[c]) {
+			b.need[i] = false
+			kept.Add(1)
+		}
+		return nil
+	})
+	b.nNeed = len(b.rels) - int(kept.Load())
+	b.prevRecords = prevRels
+	return err
+}
+
+// stringBytes is s's bytes, not copied, for reading only.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // manyPages is how many record pages to render, of total, make a build
 // one of much garbage (Config.Garbage): about one page in ten.
@@ -753,18 +818,25 @@ func (b *build) notePages() {
 		b.noteEntry(b.assets[p], cacheEntry{Kind: kindAsset})
 	}
 	setPrints(b.out, b.next.Entries)
-	b.tables.entries = encodeEntries(b.next.Entries, recordEntries(b.out, b.rels, b.keys))
+	b.tables.entries = b.next.Entries.encode()
+	b.tables.records = encodeEntries(nil, recordEntries(b.out, b.rels, b.keys, b.order))
 }
 
-// recordEntries returns the entries of the record pages at rels (made
-// from keys, one each), sorted by path, with their files' fingerprints in
-// the new site; a page the site does not have is left out.
-func recordEntries(out *publish.Site, rels []string, keys []fileKey) sortedEntries {
+// sortedOrder returns the indexes of rels in the order of their paths.
+func sortedOrder(rels []string) []int32 {
 	order := make([]int32, len(rels))
 	for k := range order {
 		order[k] = int32(k)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
+	return order
+}
+
+// recordEntries returns the entries of the record pages at rels (made
+// from keys, one each; order sorts rels), sorted by path, with their
+// files' fingerprints in the new site; a page the site does not have is
+// left out.
+func recordEntries(out *publish.Site, rels []string, keys []fileKey, order []int32) sortedEntries {
 	sorted := make([]string, len(rels))
 	for k, i := range order {
 		sorted[k] = rels[i]
@@ -850,8 +922,8 @@ func (b *build) write() error {
 	setPrints(b.out, b.exportEntries)
 	b.next.Unusable = b.rep.Unusable
 	var previous []string
-	if len(b.prev.Entries) > 0 {
-		previous = b.prev.files()
+	if b.prev.size() > 0 {
+		previous = b.prev.files(b.prevRecords)
 	}
 	if err := b.out.Commit(previous); err != nil {
 		return err

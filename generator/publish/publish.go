@@ -326,6 +326,27 @@ func (s *Site) Reuse(rel string, want Fingerprint) bool {
 	return true
 }
 
+// Keep is Reuse for a file the caller knows to be as it was written,
+// with fingerprint fp, without asking whether it still is (what the
+// site was told by Known or KnownBy is taken from the same source): a
+// rebuild trusts its own notes of the previous site, as Reuse does with
+// what KnownBy gives, for files it has not handed the site.
+func (s *Site) Keep(rel string, fp Fingerprint) bool {
+	if CheckPath(rel) != nil {
+		return false
+	}
+	s.mu.Lock()
+	if _, ok := s.prints[rel]; s.done || ok {
+		s.mu.Unlock()
+		return false
+	}
+	s.prints[rel] = fp
+	s.mu.Unlock()
+	s.kept.Add(1)
+	s.bytes.Add(fp.Size)
+	return true
+}
+
 // ReuseAll keeps the previous site's files at rels (with fingerprints
 // wants, one each) when every one of them is still as wanted; it keeps
 // none otherwise, and reports whether it kept them. Each file is looked at
