@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -66,9 +65,9 @@ type pageCache struct {
 	nRecords int
 	Unusable int                 // message patterns the last export could not use
 	Marker   publish.Fingerprint // the site's marker when the cache was saved
-	// Indexed is each record's source hash (by id) as the search index
+	// indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
-	Indexed indexedMap
+	indexed indexedTable
 }
 
 // entryMap is the cache's entries, one per file of the site, with a
@@ -213,15 +212,12 @@ func (m indexedMap) encode() []byte {
 
 // encodeIndexed is indexedMap.encode of the map from ids[k] to raws[k],
 // without making the map: a rebuild's table of every record's hash is
-// only ever encoded. The ids must be distinct.
-func encodeIndexed(ids []string, raws [][32]byte) []byte {
-	order := make([]int32, len(ids))
+// only ever encoded. The ids must be distinct; order sorts them.
+func encodeIndexed(ids []string, raws [][32]byte, order []int32) []byte {
 	size := 16
-	for k := range order {
-		order[k] = int32(k)
-		size += len(ids[k]) + 33
+	for _, id := range ids {
+		size += len(id) + 33
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
 	b := make([]byte, 0, size)
 	b = binary.AppendUvarint(b, 1+uint64(len(ids)))
 	for _, k := range order {
@@ -229,6 +225,91 @@ func encodeIndexed(ids []string, raws [][32]byte) []byte {
 		b = append(b, raws[k][:]...)
 	}
 	return b
+}
+
+// indexedTable is a page cache's table of the records' hashes in its
+// stored form (indexedMap's: sorted by id), read in place: a rebuild
+// walks it beside its records sorted by id (compare) instead of decoding
+// a map of a hundred thousand ids to look each of them up.
+type indexedTable struct {
+	entries []byte // what follows the count: n ids, each with its hash
+	n       int
+	known   bool // the cache has the table: the search index was updated
+}
+
+// decodeIndexedTable checks a stored table (its ids sorted and distinct,
+// nothing more) and returns it, a slice of b.
+func decodeIndexedTable(b []byte) (indexedTable, error) {
+	r := cachefile.NewReader(b)
+	n := r.Count()
+	if n == 0 {
+		return indexedTable{}, r.Done()
+	}
+	t := indexedTable{entries: b[len(b)-r.Len():], n: n - 1, known: true}
+	var prev []byte
+	for k := 0; k < t.n && r.Err() == nil; k++ {
+		id := r.Bytes()
+		r.Next(32)
+		if k > 0 && bytes.Compare(prev, id) >= 0 {
+			return indexedTable{}, errBadPageCache
+		}
+		prev = id
+	}
+	if r.Done() != nil {
+		return indexedTable{}, errBadPageCache
+	}
+	return t, nil
+}
+
+// indexedTableOf is the table of m (for a cache made whole, as tests do).
+func indexedTableOf(m indexedMap) indexedTable {
+	t, _ := decodeIndexedTable(m.encode())
+	return t
+}
+
+// form is the table's stored form.
+func (t indexedTable) form() []byte {
+	if !t.known {
+		return []byte{0}
+	}
+	return append(binary.AppendUvarint(nil, 1+uint64(t.n)), t.entries...)
+}
+
+// compare calls fn with each record of ids (hashes raws; order sorts
+// ids), in id order, and whether the table holds its id (held) with its
+// hash (same); it stops when fn returns false.
+func (t indexedTable) compare(ids []string, raws [][32]byte, order []int32, fn func(i int32, held, same bool) bool) {
+	r := cachefile.NewReader(t.entries)
+	left := t.n
+	var id, h []byte
+	advance := func() bool {
+		if left == 0 {
+			return false
+		}
+		id, h = r.Bytes(), r.Next(32)
+		left--
+		return true
+	}
+	have := advance()
+	for _, i := range order {
+		want := stringBytes(ids[i])
+		for have && bytes.Compare(id, want) < 0 {
+			have = advance()
+		}
+		held := have && bytes.Equal(id, want)
+		if !fn(i, held, held && bytes.Equal(h, raws[i][:])) {
+			return
+		}
+	}
+}
+
+// toMap decodes the table (for tests).
+func (t indexedTable) toMap() indexedMap {
+	var m indexedMap
+	if m.decode(t.form()) != nil {
+		return nil
+	}
+	return m
 }
 
 func (m *indexedMap) decode(b []byte) error {
@@ -367,18 +448,9 @@ const (
 type pageTables struct{ entries, records, indexed []byte }
 
 // encodeTables encodes entries (none of the export's or the record
-// pages'), records and indexed, side by side.
-func encodeTables(entries entryMap, records sortedEntries, indexed indexedMap) pageTables {
-	var t pageTables
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t.indexed = indexed.encode()
-	}()
-	t.entries = entries.encode()
-	t.records = encodeEntries(nil, records)
-	<-done
-	return t
+// pages'), records and indexed.
+func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable) pageTables {
+	return pageTables{entries: entries.encode(), records: encodeEntries(nil, records), indexed: indexed.form()}
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
@@ -426,7 +498,7 @@ func encodePageCache(pc *pageCache) []byte {
 	for _, rel := range records.rels {
 		records.entries = append(records.entries, all[rel])
 	}
-	return encodeTables(pages, records, pc.Indexed).file(export, pc.Unusable, pc.Marker)
+	return encodeTables(pages, records, pc.indexed).file(export, pc.Unusable, pc.Marker)
 }
 
 // decodePageCache decodes a cache file's bytes; its two entry tables
@@ -452,7 +524,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ierr = pc.Indexed.decode(tables[3])
+		pc.indexed, ierr = decodeIndexedTable(tables[3])
 		xerr = export.decode(tables[2])
 	}()
 	err = pc.Entries.decode(tables[0])

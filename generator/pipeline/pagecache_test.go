@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // recordKey writes its fields into one buffer; it must hash exactly what
@@ -45,12 +47,14 @@ func TestRecordKeyAsHasher(t *testing.T) {
 }
 
 func TestPageCacheForm(t *testing.T) {
-	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	pc := &pageCache{Entries: entryMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	indexed := indexedMap{}
 	for i := 0; i < 500; i++ {
 		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: fileKey{byte(i), 9},
 			Group: fmt.Sprintf("tags/t%d/", i%3), Print: publish.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
-		pc.Indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
+		indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
 	}
+	pc.indexed = indexedTableOf(indexed)
 	enc := encodePageCache
 	data := enc(pc)
 	if !bytes.Equal(enc(pc), data) {
@@ -61,7 +65,7 @@ func TestPageCacheForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, err := got.allEntries()
-	if err != nil || !maps.Equal(all, pc.Entries) || !maps.Equal(got.Indexed, pc.Indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
+	if err != nil || !maps.Equal(all, pc.Entries) || !maps.Equal(got.indexed.toMap(), indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
 		t.Errorf("decoded cache differs (%v)", err)
 	}
 	// The record pages' entries are in a table of their own, walked in
@@ -90,7 +94,7 @@ func TestPageCacheForm(t *testing.T) {
 		}
 	}
 	var ix indexedMap
-	form = pc.Indexed.encode()
+	form = indexed.encode()
 	for n := 0; n < len(form); n += 41 {
 		if ix.decode(form[:n]) == nil {
 			t.Errorf("index hashes cut at %d bytes decoded", n)
@@ -104,7 +108,7 @@ func TestPageCacheForm(t *testing.T) {
 func TestPageCacheBytes(t *testing.T) {
 	mk := func() *pageCache {
 		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: fileKey{1}}, "b/index.html": {Kind: 2}},
-			Indexed: indexedMap{"x": {2}, "y": {3}}, Unusable: 1}
+			indexed: indexedTableOf(indexedMap{"x": {2}, "y": {3}}), Unusable: 1}
 	}
 	enc := encodePageCache
 	want := enc(mk())
@@ -131,8 +135,8 @@ func TestPageCacheBytes(t *testing.T) {
 			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: fileKey{1}, Print: publish.Fingerprint{Ino: 1}}
 		},
 		"entries":  func(p *pageCache) { p.Entries["c"] = cacheEntry{} },
-		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },
-		"nil":      func(p *pageCache) { p.Indexed = nil },
+		"indexed":  func(p *pageCache) { p.indexed = indexedTableOf(indexedMap{"x": {3}, "y": {3}}) },
+		"nil":      func(p *pageCache) { p.indexed = indexedTable{} },
 		"unusable": func(p *pageCache) { p.Unusable = 2 },
 		"marker":   func(p *pageCache) { p.Marker.Ino = 9 },
 	} {
@@ -159,7 +163,7 @@ func TestEncodeIndexed(t *testing.T) {
 		ids, raws = append(ids, id), append(raws, h)
 		m[id] = h
 	}
-	got := encodeIndexed(ids, raws)
+	got := encodeIndexed(ids, raws, sortedOrder(ids))
 	if !bytes.Equal(got, m.encode()) {
 		t.Fatal("encodeIndexed and indexedMap.encode differ")
 	}
@@ -167,7 +171,7 @@ func TestEncodeIndexed(t *testing.T) {
 	if err := back.decode(got); err != nil || !maps.Equal(back, m) {
 		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, m))
 	}
-	if empty := encodeIndexed(nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
+	if empty := encodeIndexed(nil, nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
 		t.Fatal("an empty table encodes otherwise")
 	}
 }
@@ -209,5 +213,64 @@ func TestEncodeEntriesMerged(t *testing.T) {
 	}
 	if !bytes.Equal(encodeEntries(entryMap{}, sortedEntries{}), (entryMap{}).encode()) {
 		t.Fatal("an empty table encodes otherwise")
+	}
+}
+
+// The table of hashes, read in place, tells each record whether it holds
+// its id and with its hash, as a map of it would; a table out of order or
+// cut short is refused.
+func TestIndexedTableCompare(t *testing.T) {
+	held := indexedMap{}
+	var ids []string
+	var raws [][32]byte
+	for k := range 300 {
+		id := fmt.Sprintf("%016x", uint64(k*2654435761)%99991)
+		h := sha256.Sum256([]byte(id))
+		switch k % 3 {
+		case 0: // held, same hash
+			held[id] = h
+		case 1: // held, another hash
+			held[id] = [32]byte{1}
+		}
+		if k%5 != 4 { // in the dataset
+			ids, raws = append(ids, id), append(raws, h)
+		}
+	}
+	table, err := decodeIndexedTable(held.encode())
+	if err != nil || !table.known || table.n != len(held) {
+		t.Fatalf("table of %d: %+v, %v", len(held), table.n, err)
+	}
+	seen := 0
+	table.compare(ids, raws, sortedOrder(ids), func(i int32, isHeld, same bool) bool {
+		h, ok := held[ids[i]]
+		if isHeld != ok || same != (ok && h == raws[i]) {
+			t.Errorf("%s: held %v same %v, want %v %v", ids[i], isHeld, same, ok, ok && h == raws[i])
+		}
+		seen++
+		return true
+	})
+	if seen != len(ids) {
+		t.Errorf("compared %d records of %d", seen, len(ids))
+	}
+	stops := 0
+	table.compare(ids, raws, sortedOrder(ids), func(int32, bool, bool) bool { stops++; return false })
+	if stops != 1 {
+		t.Errorf("went on after being told to stop: %d calls", stops)
+	}
+	if none, err := decodeIndexedTable([]byte{0}); err != nil || none.known {
+		t.Errorf("no table: %+v, %v", none, err)
+	}
+	form := held.encode()
+	for n := 1; n < len(form); n += 37 {
+		if _, err := decodeIndexedTable(form[:n]); err == nil {
+			t.Errorf("a table cut at %d bytes decoded", n)
+		}
+	}
+	// Two entries swapped: out of order.
+	b := binary.AppendUvarint(nil, 3)
+	b = append(cachefile.AppendString(b, "b"), make([]byte, 32)...)
+	b = append(cachefile.AppendString(b, "a"), make([]byte, 32)...)
+	if _, err := decodeIndexedTable(b); err == nil {
+		t.Error("a table out of order decoded")
 	}
 }

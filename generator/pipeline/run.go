@@ -205,7 +205,7 @@ func (b *build) startLoading() {
 	go func() {
 		pc, data, m := loadPageCache(b.pcPath)
 		var opening *indexOpening
-		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
+		if pc.indexed.known && pc.indexed.n <= maxOverlap {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
 		b.pcLoaded <- loadedCache{pc, data, m, opening}
@@ -314,7 +314,7 @@ func (b *build) cache() error {
 	// record pages and the listings, none of which it needs: on a
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
-	if b.gerr == nil && b.prev.Indexed != nil {
+	if b.gerr == nil && b.prev.indexed.known {
 		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, b.doExport); err != nil {
 			b.knowFiles()
 			return err
@@ -542,7 +542,7 @@ func (b *build) renderIndex() error {
 	present := 0 // records of the dataset that the index holds
 	if streamIdx != nil {
 		f := exportFacts{records: len(b.ds.ids)}
-		if b.prev.Indexed != nil && streamIdx.Len() == len(b.prev.Indexed) {
+		if b.prev.indexed.known && streamIdx.Len() == b.prev.indexed.n {
 			changed, present = changedRecords(b.ds, b.prev, streamIdx)
 			f.known, f.changed, f.restructured = true, len(changed), restructured(b.ds, changed, present, streamIdx)
 		}
@@ -781,7 +781,7 @@ func (b *build) export() error {
 	// fingerprints, encoded (notePages). notePages runs while an early or
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
-	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws)
+	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())
 	switch b.schedule {
 	case ExportBeside:
 		b.notePages()
