@@ -97,7 +97,9 @@ type Site struct {
 	// prints has every file of the new site: its fingerprint, or the zero
 	// Fingerprint while it is being written (claimed). One table, not two:
 	// a rebuild claims and keeps every page of the site.
-	prints  map[string]Fingerprint
+	prints map[string]Fingerprint
+	// sizedAt is the size prints was last made at (Expect).
+	sizedAt int
 	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
 	dirs    sync.Map                             // folders already made in the stage
 	written atomic.Int64
@@ -388,8 +390,10 @@ func (s *Site) Expect(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The assets may be in already: a map grown file by file rehashes
-	// its whole table at each doubling.
-	if n > len(s.prints) {
+	// its whole table at each doubling. Told the same twice, it is not
+	// made again.
+	if n > len(s.prints) && n > s.sizedAt {
+		s.sizedAt = n
 		prints := make(map[string]Fingerprint, n)
 		for rel, fp := range s.prints {
 			prints[rel] = fp

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"syscall"
 	"testing"
@@ -378,4 +379,23 @@ func TestFileListFollowsTheFiles(t *testing.T) {
 	if got := listed(); !slices.Equal(got, want()) {
 		t.Fatalf("a list deleted by hand came back as %q, want %q", got, want())
 	}
+}
+
+// Told the size of the site twice, Expect makes its table once.
+func TestExpectSizesOnce(t *testing.T) {
+	s, err := Begin(filepath.Join(t.TempDir(), "site"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.WriteFile("static/a.css", []byte("a")))
+	s.Expect(1000)
+	table := reflect.ValueOf(s.prints).UnsafePointer()
+	s.Expect(1000)
+	if reflect.ValueOf(s.prints).UnsafePointer() != table {
+		t.Error("the table was made again for the same size")
+	}
+	if !s.Has("static/a.css") {
+		t.Error("a file written before Expect was lost")
+	}
+	s.Abort()
 }
