@@ -97,19 +97,25 @@ func encodeEntries(m entryMap, recs sortedEntries) []byte {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	// Two walks: the first counts the entries and the bytes, so that the
-	// table is made at its size, the second writes it.
+	return encodeSorted(func(fn func(string, *cacheEntry)) { mergeEntries(m, rels, recs, fn) })
+}
+
+// encodeSorted encodes the entries each gives (to its fn, in path
+// order) as a table. It walks them twice: the first walk counts the
+// entries and the bytes, so that the table is made at its size, the
+// second writes it.
+func encodeSorted(each func(fn func(rel string, e *cacheEntry))) []byte {
 	n, size := 0, 0
 	var scratch []byte
 	prevRel := ""
-	mergeEntries(m, rels, recs, func(rel string, e *cacheEntry) {
+	each(func(rel string, e *cacheEntry) {
 		scratch = appendEntry(scratch[:0], prevRel, rel, e)
 		n, size, prevRel = n+1, size+len(scratch), rel
 	})
 	b := make([]byte, 0, size+binary.MaxVarintLen64)
 	b = binary.AppendUvarint(b, uint64(n))
 	prevRel = ""
-	mergeEntries(m, rels, recs, func(rel string, e *cacheEntry) {
+	each(func(rel string, e *cacheEntry) {
 		b, prevRel = appendEntry(b, prevRel, rel, e), rel
 	})
 	return b
@@ -119,6 +125,7 @@ func encodeEntries(m entryMap, recs sortedEntries) []byte {
 // rels) and of recs, in path order; where both have a path, with recs'.
 func mergeEntries(m entryMap, rels []string, recs sortedEntries, fn func(rel string, e *cacheEntry)) {
 	k := 0
+	var e cacheEntry
 	for _, rel := range rels {
 		for k < len(recs.rels) && recs.rels[k] <= rel {
 			fn(recs.rels[k], &recs.entries[k])
@@ -127,7 +134,7 @@ func mergeEntries(m entryMap, rels []string, recs sortedEntries, fn func(rel str
 		if k > 0 && recs.rels[k-1] == rel {
 			continue
 		}
-		e := m[rel]
+		e = m[rel]
 		fn(rel, &e)
 	}
 	for ; k < len(recs.rels); k++ {

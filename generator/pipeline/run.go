@@ -819,7 +819,7 @@ func (b *build) notePages() {
 	}
 	setPrints(b.out, b.next.Entries)
 	b.tables.entries = b.next.Entries.encode()
-	b.tables.records = encodeEntries(nil, recordEntries(b.out, b.rels, b.keys, b.order))
+	b.tables.records = encodeRecordPages(b.out, b.rels, b.keys, b.order)
 }
 
 // sortedOrder returns the indexes of rels in the order of their paths.
@@ -832,26 +832,23 @@ func sortedOrder(rels []string) []int32 {
 	return order
 }
 
-// recordEntries returns the entries of the record pages at rels (made
-// from keys, one each; order sorts rels), sorted by path, with their
-// files' fingerprints in the new site; a page the site does not have is
-// left out.
-func recordEntries(out *publish.Site, rels []string, keys []fileKey, order []int32) sortedEntries {
-	sorted := make([]string, len(rels))
-	for k, i := range order {
-		sorted[k] = rels[i]
-	}
-	prints := make([]publish.Fingerprint, len(sorted))
-	ok := make([]bool, len(sorted))
-	out.FingerprintsOf(sorted, prints, ok)
-	recs := sortedEntries{rels: sorted[:0], entries: make([]cacheEntry, 0, len(sorted))}
-	for k, i := range order {
-		if ok[k] {
-			recs.rels = append(recs.rels, sorted[k])
-			recs.entries = append(recs.entries, cacheEntry{Kind: kindRecord, Key: keys[i], Print: prints[k]})
+// encodeRecordPages encodes the table of the record pages at rels (made
+// from keys, one each; order sorts rels) with their files' fingerprints
+// in the new site, straight from these tables (no table of entries made
+// first); a page the site does not have is left out.
+func encodeRecordPages(out *publish.Site, rels []string, keys []fileKey, order []int32) []byte {
+	prints := make([]publish.Fingerprint, len(rels))
+	ok := make([]bool, len(rels))
+	out.FingerprintsOf(rels, prints, ok)
+	return encodeSorted(func(fn func(string, *cacheEntry)) {
+		var e cacheEntry // one, not one per page
+		for _, i := range order {
+			if ok[i] {
+				e = cacheEntry{Kind: kindRecord, Key: keys[i], Print: prints[i]}
+				fn(rels[i], &e)
+			}
 		}
-	}
-	return recs
+	})
 }
 
 // doExport exports the search index into the site. The export may keep
