@@ -92,8 +92,11 @@ type build struct {
 	pcPath   string
 	pcLoaded chan loadedCache
 	looked   chan lookedFiles
-	opening  *indexOpening
-	gotCache bool
+	// lookedDone is closed once the previous files were looked at: that
+	// reads the page cache's mapping, which is not closed before.
+	lookedDone chan struct{}
+	opening    *indexOpening
+	gotCache   bool
 
 	ds        *dataset      // read+validate
 	out       *publish.Site // the site being written
@@ -166,6 +169,7 @@ func (b *build) run() (err error) {
 		}
 		b.opening.discard()
 		b.prevBytes = nil
+		<-b.lookedDone
 		b.prevMap.Close()
 	}()
 	if err := b.readValidate(rejects); err != nil {
@@ -202,7 +206,9 @@ func (b *build) startLoading() {
 	b.pcPath = pageCachePath(c.CacheDir, c.Out)
 	b.pcLoaded = make(chan loadedCache, 1)
 	b.looked = make(chan lookedFiles, 1)
+	b.lookedDone = make(chan struct{})
 	go func() {
+		defer close(b.lookedDone)
 		pc, data, m := loadPageCache(b.pcPath)
 		var opening *indexOpening
 		if pc.indexed.known && pc.indexed.n <= maxOverlap {
