@@ -6,9 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
@@ -272,5 +275,34 @@ func TestIndexedTableCompare(t *testing.T) {
 	b = append(cachefile.AppendString(b, "a"), make([]byte, 32)...)
 	if _, err := decodeIndexedTable(b); err == nil {
 		t.Error("a table out of order decoded")
+	}
+}
+
+// A rebuild after one record's documentation changed renders that
+// record's page alone and keeps every other, trusting the page cache or
+// (--verify) looking at the files; the site is the one a cold build
+// makes.
+func TestOneChangeRendersOnePage(t *testing.T) {
+	trustAll(t)
+	for _, verify := range []bool{false, true} {
+		in, files := testInput(t)
+		dir := t.TempDir()
+		c := Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static, Verify: verify}
+		first := runConfig(t, c)
+		// Of the same length: the summaries, which the related records'
+		// pages are made from, stay the same.
+		r := files[0][1].(map[string]any)
+		r["documentation"] = strings.Replace(r["documentation"].(string), "Record 2.", "Record X.", 1)
+		writeRecords(t, filepath.Join(in, "f0.json"), files[0]...)
+		o := runConfig(t, c)
+		if o.rep.Reused != first.rep.Built-1 || o.rep.Built != first.rep.Built {
+			t.Errorf("verify %v: %d record pages, %d kept; want %d, %d", verify, o.rep.Built, o.rep.Reused, first.rep.Built, first.rep.Built-1)
+		}
+		cold := runConfig(t, Config{Paths: []string{in}, Out: filepath.Join(dir, "cold"), CacheDir: filepath.Join(dir, "cold-cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static})
+		if !maps.Equal(o.files, cold.files) {
+			t.Errorf("verify %v: the rebuilt site differs from a cold build's", verify)
+		}
 	}
 }

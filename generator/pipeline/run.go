@@ -455,8 +455,10 @@ func (b *build) check() error {
 // paths (prevRecords) for the publication, which removes those that are
 // no longer the site's, and counts the pages to render (nNeed).
 func (b *build) reuseRecordPages() error {
-	var cands []int32 // pages made from the same key, and their prints
-	var prints []publish.Fingerprint
+	// The pages made from the same key, and their prints: most of them,
+	// so the tables are made at the previous site's count.
+	cands := make([]int32, 0, b.prev.nRecords)
+	prints := make([]publish.Fingerprint, 0, b.prev.nRecords)
 	prevRels := make([]string, 0, b.prev.nRecords)
 	k := 0
 	err := b.prev.walkRecords(func(rel []byte, e *cacheEntry) bool {
