@@ -169,6 +169,17 @@ type dataset struct {
 	byLoc    map[loc]int32
 	builder  model.Builder
 	extras   *read.Extras
+	// byID is the site indexes in the order of the ids (idOrder): the
+	// page cache's table of hashes is walked, and written, in it.
+	byID     []int32
+	byIDOnce sync.Once
+}
+
+// idOrder returns the site indexes of the records in the order of their
+// ids, sorted once.
+func (ds *dataset) idOrder() []int32 {
+	ds.byIDOnce.Do(func() { ds.byID = sortedOrder(ds.ids) })
+	return ds.byID
 }
 
 func (a loc) cmp(b loc) int {

@@ -43,19 +43,17 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		return nil, nil
 	}
 	n, inPrev := 0, 0
-	for i, id := range ds.ids {
-		h, ok := prev.Indexed[id]
-		if ok {
+	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(_ int32, held, same bool) bool {
+		if held {
 			inPrev++
 		}
-		if !ok || h != ds.raws[i] {
-			if n++; n > maxEarly {
-				break
-			}
+		if !same {
+			n++
 		}
-	}
+		return n <= maxEarly
+	})
 	f := exportFacts{records: len(ds.ids), known: true, changed: n,
-		restructured: inPrev != len(ds.ids) || inPrev != len(prev.Indexed)}
+		restructured: inPrev != len(ds.ids) || inPrev != prev.indexed.n}
 	if chooseExport(f) != ExportEarly {
 		// Nothing to index (the export is kept, or made from the index as
 		// it is: the build decides, by the dataset key), or too much.
@@ -65,7 +63,7 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 	if err != nil {
 		return nil, err
 	}
-	if idx.Len() != len(prev.Indexed) {
+	if idx.Len() != prev.indexed.n {
 		idx.Close()
 		return nil, nil
 	}
@@ -112,16 +110,16 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 func changedRecords(ds *dataset, prev *pageCache, idx *index.Index) (map[int32]bool, int) {
 	changed := map[int32]bool{}
 	present := 0
-	for i, id := range ds.ids {
-		if h, ok := prev.Indexed[id]; ok && h == ds.raws[i] && idx.Has(id) {
-			present++
-			continue
-		}
-		changed[int32(i)] = true
-		if idx.Has(id) {
+	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(i int32, _, same bool) bool {
+		has := idx.Has(ds.ids[i])
+		if has {
 			present++
 		}
-	}
+		if !same || !has {
+			changed[i] = true
+		}
+		return true
+	})
 	return changed, present
 }
 

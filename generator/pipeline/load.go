@@ -130,6 +130,7 @@ func (l *loader) consume() {
 
 // takeCached takes the records of a file served by the read cache.
 func (l *loader) takeCached(path string, f *cachedFile) error {
+	l.set.ExpectRepo(f.n)
 	return f.each(&l.dec, func(r *cachedRecord) error {
 		t := taken{src: record.Source{File: path, Index: r.index, Line: r.line}, raw: r.raw}
 		if r.problems != nil {

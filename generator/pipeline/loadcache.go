@@ -100,9 +100,14 @@ type readCache struct {
 	young     []string
 	prevYoung map[string]bool
 	count     struct{ looked, served, wereYoung atomic.Int64 }
-	// mapped are the entries of files served, mapped until their records
-	// are taken (release).
-	mapped map[*cachefile.Mapping]bool
+	// held are the buffers holding the entries of files served until
+	// their records are taken (release); free are buffers to read the
+	// next entries into. An entry is read into a buffer used again, not
+	// mapped: unmapping hundreds of small mappings cost more CPU than
+	// copying their bytes (a TLB shootdown each, on every core running
+	// the build), and fresh memory for each entry costs more still.
+	held   map[*[]byte]bool
+	free   []*[]byte
 	coarse atomic.Bool // a file's times were whole seconds
 	// prevCount is how many valid records the previous build took (0:
 	// unknown), so that the tables of a hundred thousand records are made
@@ -116,7 +121,7 @@ func newReadCache(dir string) *readCache {
 		return nil
 	}
 	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
-	rc.mapped = map[*cachefile.Mapping]bool{}
+	rc.held = map[*[]byte]bool{}
 	rc.prevYoung = rc.loadYoung()
 	rc.prevCount = rc.loadCount()
 	return rc
@@ -226,10 +231,10 @@ type cachedFile struct {
 	version string // the newest wrapper datasetVersion of its records
 	records []cachedRecord
 	// Served from the cache: n records in body, a checked slice of the
-	// entry's mapping (m), which the loader closes once it took them.
+	// entry's buffer (buf), which the loader releases once it took them.
 	n    int
 	body []byte
-	m    *cachefile.Mapping
+	buf  *[]byte
 }
 
 type cachedRecord struct {
@@ -386,30 +391,44 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 	return b
 }
 
-// load maps the entry of a file, if it has one made for this identity,
+// load reads the entry of a file, if it has one made for this identity,
 // and checks its records' forms: a served file's records are decoded
 // straight into the dataset as they are taken (records), not into a table
 // of their own first, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
-	body, m, err := cachefile.MapFile(rc.entryPath(id.Path), readCacheKind, readCacheVersion)
+	buf := rc.buffer()
+	body, next, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *buf)
+	*buf = next
+	f := &cachedFile{buf: buf}
 	if err != nil {
+		rc.release(f)
 		return nil, false
 	}
 	r := cachefile.NewReader(body)
-	f := &cachedFile{m: m}
 	if r.Expect(rc.header(nil, id)) {
 		f.version = r.String()
 		f.n = r.Count()
 		f.body = r.Next(r.Len())
 	}
 	if r.Err() != nil || checkCachedRecords(f.body, f.n) != nil {
-		m.Close()
+		rc.release(f)
 		return nil, false
 	}
-	rc.mu.Lock()
-	rc.mapped[m] = true
-	rc.mu.Unlock()
 	return f, true
+}
+
+// buffer returns a buffer to read an entry into, held until released.
+func (rc *readCache) buffer() *[]byte {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var buf *[]byte
+	if n := len(rc.free); n > 0 {
+		buf, rc.free = rc.free[n-1], rc.free[:n-1]
+	} else {
+		buf = new([]byte)
+	}
+	rc.held[buf] = true
+	return buf
 }
 
 // checkCachedRecords checks that body holds n records in their binary
@@ -495,27 +514,28 @@ func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cac
 	return nil
 }
 
-// release unmaps the entry of a file served, once its records are taken
-// (or will not be).
+// release hands back the buffer of a file served, once its records are
+// taken (or will not be), for the next entry read.
 func (rc *readCache) release(f *cachedFile) {
+	f.body = nil
 	rc.mu.Lock()
-	delete(rc.mapped, f.m)
-	rc.mu.Unlock()
-	f.m.Close()
+	defer rc.mu.Unlock()
+	if rc.held[f.buf] {
+		delete(rc.held, f.buf)
+		rc.free = append(rc.free, f.buf)
+	}
 }
 
-// releaseAll unmaps the entries of files served whose records were not
-// taken (a read that stopped early).
+// releaseAll lets go of every buffer, the entries of files served whose
+// records were not taken (a read that stopped early) with them.
 func (rc *readCache) releaseAll() {
 	if rc == nil {
 		return
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	for m := range rc.mapped {
-		m.Close()
-	}
-	clear(rc.mapped)
+	clear(rc.held)
+	rc.free = nil
 }
 
 var errBadEntry = errors.New("read cache: bad entry")
@@ -728,17 +748,26 @@ func (rc *relatedCache) head(key [32]byte) []byte {
 	return append(rc.bin[:len(rc.bin):len(rc.bin)], key[:]...)
 }
 
+// Get decodes the related lists saved under key from the file mapped,
+// into one slice made at its size (counted first): the lists are every
+// record's, and fresh memory costs more than walking them twice.
 func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
-	body, err := cachefile.ReadFile(rc.path, relatedKind, relatedVersion)
+	body, m, err := cachefile.MapFile(rc.path, relatedKind, relatedVersion)
 	if err != nil {
 		return nil, false
 	}
+	defer m.Close()
 	r := cachefile.NewReader(body)
 	if !r.Expect(rc.head(key)) {
 		return nil, false
 	}
-	out := make([][]int32, r.Count())
-	all := make([]int32, 0, r.Len())
+	n := r.Count()
+	total := countRelated(body[len(body)-r.Len():], n)
+	if total < 0 {
+		return nil, false
+	}
+	out := make([][]int32, n)
+	all := make([]int32, 0, total)
 	for i := range out {
 		start := len(all)
 		for m := int(r.Byte()); m > 0; m-- {
@@ -750,6 +779,24 @@ func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// countRelated returns how many numbers the n lists at the start of b
+// hold, or -1 when b is not n lists.
+func countRelated(b []byte, n int) int {
+	r := cachefile.NewReader(b)
+	total := 0
+	for ; n > 0; n-- {
+		m := int(r.Byte())
+		total += m
+		for ; m > 0; m-- {
+			r.Uvarint()
+		}
+	}
+	if r.Err() != nil {
+		return -1
+	}
+	return total
 }
 
 func (rc *relatedCache) Put(key [32]byte, related [][]int32) {

@@ -9,11 +9,11 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
@@ -54,12 +54,20 @@ type cacheEntry struct {
 }
 
 type pageCache struct {
-	Entries  entryMap
+	// Entries are the entries of every file but the record pages.
+	Entries entryMap
+	// records is the table of the record pages' entries in its stored
+	// form (entryMap's, sorted by path), nRecords entries, all of kind
+	// kindRecord: read in place, as a rebuild walks it beside its own
+	// pages sorted (walkRecords), not decoded into a map of a hundred
+	// thousand paths. Decoded, it is a slice of the cache file's mapping.
+	records  []byte
+	nRecords int
 	Unusable int                 // message patterns the last export could not use
 	Marker   publish.Fingerprint // the site's marker when the cache was saved
-	// Indexed is each record's source hash (by id) as the search index
+	// indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
-	Indexed indexedMap
+	indexed indexedTable
 }
 
 // entryMap is the cache's entries, one per file of the site, with a
@@ -70,36 +78,85 @@ type entryMap map[string]cacheEntry
 // encode writes the entries sorted by path, so the same entries always
 // make the same bytes; the paths are written as their length and what
 // follows the previous path's common prefix.
-func (m entryMap) encode() []byte {
+func (m entryMap) encode() []byte { return encodeEntries(m, sortedEntries{}) }
+
+// sortedEntries are entries kept beside the table rather than in it,
+// sorted by path: a rebuild's record pages, which are a hundred thousand
+// at 100,000 records, are noted from the build's own per-record tables
+// instead of being put into a map only to be sorted out again.
+type sortedEntries struct {
+	rels    []string // sorted, distinct
+	entries []cacheEntry
+}
+
+// encodeEntries encodes the entries of m and recs as one table (the form
+// entryMap.encode writes); where both have a path, recs' entry is taken.
+func encodeEntries(m entryMap, recs sortedEntries) []byte {
 	rels := make([]string, 0, len(m))
 	for rel := range m {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	b := make([]byte, 0, 64*len(m)+16)
-	b = binary.AppendUvarint(b, uint64(len(m)))
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
+	return encodeSorted(func(fn func(string, *cacheEntry)) { mergeEntries(m, rels, recs, fn) })
+}
+
+// encodeSorted encodes the entries each gives (to its fn, in path
+// order) as a table. It walks them twice: the first walk counts the
+// entries and the bytes, so that the table is made at its size, the
+// second writes it.
+func encodeSorted(each func(fn func(rel string, e *cacheEntry))) []byte {
+	n, size := 0, 0
+	var scratch []byte
 	prevRel := ""
-	for _, rel := range rels {
-		e := m[rel]
-		common := 0
-		for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
-			common++
-		}
-		b = binary.AppendUvarint(b, uint64(common))
-		str(rel[common:])
-		prevRel = rel
-		b = append(b, e.Kind)
-		b = append(b, e.Key[:]...)
-		str(e.Group)
-		b = binary.AppendVarint(b, e.Print.Size)
-		b = binary.AppendVarint(b, e.Print.ModTime)
-		b = binary.AppendUvarint(b, e.Print.Ino)
-	}
+	each(func(rel string, e *cacheEntry) {
+		scratch = appendEntry(scratch[:0], prevRel, rel, e)
+		n, size, prevRel = n+1, size+len(scratch), rel
+	})
+	b := make([]byte, 0, size+binary.MaxVarintLen64)
+	b = binary.AppendUvarint(b, uint64(n))
+	prevRel = ""
+	each(func(rel string, e *cacheEntry) {
+		b, prevRel = appendEntry(b, prevRel, rel, e), rel
+	})
 	return b
+}
+
+// mergeEntries calls fn with the entries of m (whose paths, sorted, are
+// rels) and of recs, in path order; where both have a path, with recs'.
+func mergeEntries(m entryMap, rels []string, recs sortedEntries, fn func(rel string, e *cacheEntry)) {
+	k := 0
+	var e cacheEntry
+	for _, rel := range rels {
+		for k < len(recs.rels) && recs.rels[k] <= rel {
+			fn(recs.rels[k], &recs.entries[k])
+			k++
+		}
+		if k > 0 && recs.rels[k-1] == rel {
+			continue
+		}
+		e = m[rel]
+		fn(rel, &e)
+	}
+	for ; k < len(recs.rels); k++ {
+		fn(recs.rels[k], &recs.entries[k])
+	}
+}
+
+// appendEntry appends the stored form of the entry at rel, which follows
+// the entry at prevRel.
+func appendEntry(b []byte, prevRel, rel string, e *cacheEntry) []byte {
+	common := 0
+	for common < len(rel) && common < len(prevRel) && rel[common] == prevRel[common] {
+		common++
+	}
+	b = binary.AppendUvarint(b, uint64(common))
+	b = cachefile.AppendString(b, rel[common:])
+	b = append(b, e.Kind)
+	b = append(b, e.Key[:]...)
+	b = cachefile.AppendString(b, e.Group)
+	b = binary.AppendVarint(b, e.Print.Size)
+	b = binary.AppendVarint(b, e.Print.ModTime)
+	return binary.AppendUvarint(b, e.Print.Ino)
 }
 
 var errBadPageCache = errors.New("page cache: bad entries")
@@ -162,15 +219,12 @@ func (m indexedMap) encode() []byte {
 
 // encodeIndexed is indexedMap.encode of the map from ids[k] to raws[k],
 // without making the map: a rebuild's table of every record's hash is
-// only ever encoded. The ids must be distinct.
-func encodeIndexed(ids []string, raws [][32]byte) []byte {
-	order := make([]int32, len(ids))
+// only ever encoded. The ids must be distinct; order sorts them.
+func encodeIndexed(ids []string, raws [][32]byte, order []int32) []byte {
 	size := 16
-	for k := range order {
-		order[k] = int32(k)
-		size += len(ids[k]) + 33
+	for _, id := range ids {
+		size += len(id) + 33
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
 	b := make([]byte, 0, size)
 	b = binary.AppendUvarint(b, 1+uint64(len(ids)))
 	for _, k := range order {
@@ -178,6 +232,91 @@ func encodeIndexed(ids []string, raws [][32]byte) []byte {
 		b = append(b, raws[k][:]...)
 	}
 	return b
+}
+
+// indexedTable is a page cache's table of the records' hashes in its
+// stored form (indexedMap's: sorted by id), read in place: a rebuild
+// walks it beside its records sorted by id (compare) instead of decoding
+// a map of a hundred thousand ids to look each of them up.
+type indexedTable struct {
+	entries []byte // what follows the count: n ids, each with its hash
+	n       int
+	known   bool // the cache has the table: the search index was updated
+}
+
+// decodeIndexedTable checks a stored table (its ids sorted and distinct,
+// nothing more) and returns it, a slice of b.
+func decodeIndexedTable(b []byte) (indexedTable, error) {
+	r := cachefile.NewReader(b)
+	n := r.Count()
+	if n == 0 {
+		return indexedTable{}, r.Done()
+	}
+	t := indexedTable{entries: b[len(b)-r.Len():], n: n - 1, known: true}
+	var prev []byte
+	for k := 0; k < t.n && r.Err() == nil; k++ {
+		id := r.Bytes()
+		r.Next(32)
+		if k > 0 && bytes.Compare(prev, id) >= 0 {
+			return indexedTable{}, errBadPageCache
+		}
+		prev = id
+	}
+	if r.Done() != nil {
+		return indexedTable{}, errBadPageCache
+	}
+	return t, nil
+}
+
+// indexedTableOf is the table of m (for a cache made whole, as tests do).
+func indexedTableOf(m indexedMap) indexedTable {
+	t, _ := decodeIndexedTable(m.encode())
+	return t
+}
+
+// form is the table's stored form.
+func (t indexedTable) form() []byte {
+	if !t.known {
+		return []byte{0}
+	}
+	return append(binary.AppendUvarint(nil, 1+uint64(t.n)), t.entries...)
+}
+
+// compare calls fn with each record of ids (hashes raws; order sorts
+// ids), in id order, and whether the table holds its id (held) with its
+// hash (same); it stops when fn returns false.
+func (t indexedTable) compare(ids []string, raws [][32]byte, order []int32, fn func(i int32, held, same bool) bool) {
+	r := cachefile.NewReader(t.entries)
+	left := t.n
+	var id, h []byte
+	advance := func() bool {
+		if left == 0 {
+			return false
+		}
+		id, h = r.Bytes(), r.Next(32)
+		left--
+		return true
+	}
+	have := advance()
+	for _, i := range order {
+		want := stringBytes(ids[i])
+		for have && bytes.Compare(id, want) < 0 {
+			have = advance()
+		}
+		held := have && bytes.Equal(id, want)
+		if !fn(i, held, held && bytes.Equal(h, raws[i][:])) {
+			return
+		}
+	}
+}
+
+// toMap decodes the table (for tests).
+func (t indexedTable) toMap() indexedMap {
+	var m indexedMap
+	if m.decode(t.form()) != nil {
+		return nil
+	}
+	return m
 }
 
 func (m *indexedMap) decode(b []byte) error {
@@ -201,13 +340,91 @@ func (m *indexedMap) decode(b []byte) error {
 	return nil
 }
 
-// files lists every file of the site the cache describes.
-func (pc *pageCache) files() []string {
-	out := make([]string, 0, len(pc.Entries))
+// size is how many files the cache describes.
+func (pc *pageCache) size() int { return len(pc.Entries) + pc.nRecords }
+
+// files lists every file of the site the cache describes: the record
+// pages' are records (walkRecords gives them).
+func (pc *pageCache) files(records []string) []string {
+	out := make([]string, 0, len(pc.Entries)+len(records))
 	for rel := range pc.Entries {
 		out = append(out, rel)
 	}
-	return out
+	return append(out, records...)
+}
+
+// walkRecords calls fn with each record page's entry, in path order; rel
+// is valid during the call only. It stops when fn returns false.
+func (pc *pageCache) walkRecords(fn func(rel []byte, e *cacheEntry) bool) error {
+	if len(pc.records) == 0 {
+		return nil // an empty cache
+	}
+	r := cachefile.NewReader(pc.records)
+	n := r.Count()
+	var rel []byte
+	var e cacheEntry
+	for ; n > 0 && r.Err() == nil; n-- {
+		rel = decodeEntry(r, rel, &e)
+		if r.Err() == nil && !fn(rel, &e) {
+			return nil
+		}
+	}
+	if r.Err() != nil {
+		return errBadPageCache
+	}
+	return nil
+}
+
+// decodeEntry decodes the next entry of a table into e, its path into
+// rel, which holds the previous entry's path. A record page has no group
+// (no string made).
+func decodeEntry(r *cachefile.Reader, rel []byte, e *cacheEntry) []byte {
+	common := r.Int(len(rel))
+	rel = append(rel[:common], r.Bytes()...)
+	e.Kind = r.Byte()
+	copy(e.Key[:], r.Next(len(fileKey{})))
+	e.Group = ""
+	if g := r.Bytes(); len(g) > 0 {
+		e.Group = string(g)
+	}
+	e.Print.Size = r.Varint()
+	e.Print.ModTime = r.Varint()
+	e.Print.Ino = r.Uvarint()
+	return rel
+}
+
+// checkRecords checks that table is a table of n record pages' entries,
+// sorted by path, and nothing more.
+func checkRecords(table []byte) (int, error) {
+	r := cachefile.NewReader(table)
+	n := r.Count()
+	var rel, prev []byte
+	var e cacheEntry
+	for k := 0; k < n && r.Err() == nil; k++ {
+		rel = decodeEntry(r, rel, &e)
+		if e.Kind != kindRecord || (k > 0 && bytes.Compare(prev, rel) >= 0) {
+			return 0, errBadPageCache
+		}
+		prev = append(prev[:0], rel...)
+	}
+	if r.Done() != nil {
+		return 0, errBadPageCache
+	}
+	return n, nil
+}
+
+// allEntries returns every entry of the cache, the record pages' too, in
+// one table.
+func (pc *pageCache) allEntries() (entryMap, error) {
+	all := maps.Clone(pc.Entries)
+	if all == nil {
+		all = entryMap{}
+	}
+	err := pc.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		all[string(rel)] = *e
+		return true
+	})
+	return all, err
 }
 
 func pageCachePath(cacheDir, out string) string {
@@ -220,33 +437,27 @@ func pageCachePath(cacheDir, out string) string {
 }
 
 // The page cache as stored (internal/cachefile): its large tables in their
-// compact forms (entryMap, indexedMap; the search export's entries have a
-// table of their own, so that a rebuild can encode the others while its
-// export ends: pageTables), then the rest. Not a gob: gob numbers types in
+// compact forms (entryMap, indexedMap; the record pages' entries have a
+// table of their own, read in place, and so have the search export's, so
+// that a rebuild can encode the others while its export ends:
+// pageTables), then the rest. Not a gob: gob numbers types in
 // the order a process first meets them, so the same cache would make other
 // bytes after a build that used other gob types first, and a rebuild that
 // changed nothing would write it again.
 const (
 	pageCacheKind    = "pages"
-	pageCacheVersion = 3
+	pageCacheVersion = 4
 )
 
 // pageTables are a page cache's tables of every file but the search
-// export's, and of the records' hashes, in their stored forms.
-type pageTables struct{ entries, indexed []byte }
+// export's and the record pages', of the record pages, and of the
+// records' hashes, in their stored forms.
+type pageTables struct{ entries, records, indexed []byte }
 
-// encodeTables encodes entries (none of the export's) and indexed, side
-// by side.
-func encodeTables(entries entryMap, indexed indexedMap) pageTables {
-	var t pageTables
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t.indexed = indexed.encode()
-	}()
-	t.entries = entries.encode()
-	<-done
-	return t
+// encodeTables encodes entries (none of the export's or the record
+// pages'), records and indexed.
+func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable) pageTables {
+	return pageTables{entries: entries.encode(), records: encodeEntries(nil, records), indexed: indexed.form()}
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
@@ -256,7 +467,7 @@ func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerp
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
-	for _, table := range [][]byte{t.entries, eb, t.indexed} {
+	for _, table := range [][]byte{t.entries, t.records, eb, t.indexed} {
 		head = binary.AppendUvarint(head, uint64(len(table)))
 		out = append(out, head, table)
 		head = nil
@@ -274,17 +485,27 @@ func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerpri
 	return cachefile.Seal(bytes.Join(t.pieces(export, unusable, marker), nil))
 }
 
-// encodePageCache returns the bytes of the cache's file.
+// encodePageCache returns the bytes of the cache's file; its record
+// pages' entries may be in pc.Entries or in its table of them.
 func encodePageCache(pc *pageCache) []byte {
+	all, _ := pc.allEntries()
 	pages, export := entryMap{}, entryMap{}
-	for rel, e := range pc.Entries {
-		if e.Kind == kindExport {
+	var records sortedEntries
+	for rel, e := range all {
+		switch e.Kind {
+		case kindExport:
 			export[rel] = e
-		} else {
+		case kindRecord:
+			records.rels = append(records.rels, rel)
+		default:
 			pages[rel] = e
 		}
 	}
-	return encodeTables(pages, pc.Indexed).file(export, pc.Unusable, pc.Marker)
+	slices.Sort(records.rels)
+	for _, rel := range records.rels {
+		records.entries = append(records.entries, all[rel])
+	}
+	return encodeTables(pages, records, pc.indexed).file(export, pc.Unusable, pc.Marker)
 }
 
 // decodePageCache decodes a cache file's bytes; its two entry tables
@@ -295,7 +516,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		return nil, err
 	}
 	r := cachefile.NewReader(body)
-	var tables [3][]byte
+	var tables [4][]byte // entries, records, export, indexed
 	for k := range tables {
 		tables[k] = r.Bytes()
 	}
@@ -310,13 +531,21 @@ func decodePageCache(data []byte) (*pageCache, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ierr = pc.Indexed.decode(tables[2])
-		xerr = export.decode(tables[1])
+		pc.indexed, ierr = decodeIndexedTable(tables[3])
+		xerr = export.decode(tables[2])
 	}()
 	err = pc.Entries.decode(tables[0])
+	var rerr error
+	pc.records = tables[1]
+	pc.nRecords, rerr = checkRecords(pc.records)
 	wg.Wait()
-	if err != nil || ierr != nil || xerr != nil || pc.Entries == nil {
+	if err != nil || rerr != nil || ierr != nil || xerr != nil || pc.Entries == nil {
 		return nil, errBadPageCache
+	}
+	for _, e := range pc.Entries {
+		if e.Kind == kindRecord {
+			return nil, errBadPageCache
+		}
 	}
 	for rel, e := range export {
 		if e.Kind != kindExport {
@@ -330,8 +559,9 @@ func decodePageCache(data []byte) (*pageCache, error) {
 // loadPageCache reads the page cache of an output folder; a missing or
 // unreadable one is empty. It returns the file's bytes too, so that a
 // build that changes nothing need not write the same cache again: they
-// are a mapping of the file (nothing decoded refers to them), for the
-// caller to Close once it has saved the next cache.
+// are a mapping of the file (the cache's table of record pages is a
+// slice of it), for the caller to Close once it has saved the next cache
+// and no longer uses the one loaded.
 func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	empty := &pageCache{Entries: map[string]cacheEntry{}}
 	m, err := cachefile.Map(path)
@@ -359,12 +589,6 @@ func savePageCache(path string, pieces [][]byte, old []byte) error {
 		os.Remove(path + ".gob")
 	}
 	return err
-}
-
-// reuse keeps the previous file at rel when its entry has this kind and key.
-func (pc *pageCache) reuse(out *publish.Site, rel string, kind uint8, key fileKey) bool {
-	e, ok := pc.Entries[rel]
-	return ok && e.Kind == kind && e.Key == key && out.Reuse(rel, e.Print)
 }
 
 // reuseAll keeps every previous file of a kind when all of them have this

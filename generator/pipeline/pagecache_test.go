@@ -3,13 +3,19 @@ package pipeline
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // recordKey writes its fields into one buffer; it must hash exactly what
@@ -44,12 +50,14 @@ func TestRecordKeyAsHasher(t *testing.T) {
 }
 
 func TestPageCacheForm(t *testing.T) {
-	pc := &pageCache{Entries: entryMap{}, Indexed: indexedMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	pc := &pageCache{Entries: entryMap{}, Unusable: 3, Marker: publish.Fingerprint{Size: 1, ModTime: 2, Ino: 3}}
+	indexed := indexedMap{}
 	for i := 0; i < 500; i++ {
 		pc.Entries[fmt.Sprintf("o/r%d/s%d/index.html", i%7, i)] = cacheEntry{Kind: uint8(i % 5), Key: fileKey{byte(i), 9},
 			Group: fmt.Sprintf("tags/t%d/", i%3), Print: publish.Fingerprint{Size: int64(i), ModTime: -int64(i) << 40, Ino: uint64(i) << 50}}
-		pc.Indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
+		indexed[fmt.Sprintf("%016x", i)] = [32]byte{byte(i), 1}
 	}
+	pc.indexed = indexedTableOf(indexed)
 	enc := encodePageCache
 	data := enc(pc)
 	if !bytes.Equal(enc(pc), data) {
@@ -59,8 +67,27 @@ func TestPageCacheForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps.Equal(got.Entries, pc.Entries) || !maps.Equal(got.Indexed, pc.Indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
-		t.Error("decoded cache differs")
+	all, err := got.allEntries()
+	if err != nil || !maps.Equal(all, pc.Entries) || !maps.Equal(got.indexed.toMap(), indexed) || got.Unusable != 3 || got.Marker != pc.Marker {
+		t.Errorf("decoded cache differs (%v)", err)
+	}
+	// The record pages' entries are in a table of their own, walked in
+	// path order, not in the map.
+	var walked []string
+	got.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		if e.Kind != kindRecord {
+			t.Errorf("%s of kind %d in the record pages' table", rel, e.Kind)
+		}
+		walked = append(walked, string(rel))
+		return true
+	})
+	if len(walked) != got.nRecords || len(walked) != 100 || !slices.IsSorted(walked) {
+		t.Errorf("walked %d record pages (noted %d, want 100), sorted %v", len(walked), got.nRecords, slices.IsSorted(walked))
+	}
+	for rel, e := range got.Entries {
+		if e.Kind == kindRecord {
+			t.Errorf("record page %s in the map", rel)
+		}
 	}
 	var m entryMap
 	form := pc.Entries.encode()
@@ -70,7 +97,7 @@ func TestPageCacheForm(t *testing.T) {
 		}
 	}
 	var ix indexedMap
-	form = pc.Indexed.encode()
+	form = indexed.encode()
 	for n := 0; n < len(form); n += 41 {
 		if ix.decode(form[:n]) == nil {
 			t.Errorf("index hashes cut at %d bytes decoded", n)
@@ -84,7 +111,7 @@ func TestPageCacheForm(t *testing.T) {
 func TestPageCacheBytes(t *testing.T) {
 	mk := func() *pageCache {
 		return &pageCache{Entries: entryMap{"a/index.html": {Kind: 1, Key: fileKey{1}}, "b/index.html": {Kind: 2}},
-			Indexed: indexedMap{"x": {2}, "y": {3}}, Unusable: 1}
+			indexed: indexedTableOf(indexedMap{"x": {2}, "y": {3}}), Unusable: 1}
 	}
 	enc := encodePageCache
 	want := enc(mk())
@@ -111,8 +138,8 @@ func TestPageCacheBytes(t *testing.T) {
 			p.Entries["a/index.html"] = cacheEntry{Kind: 1, Key: fileKey{1}, Print: publish.Fingerprint{Ino: 1}}
 		},
 		"entries":  func(p *pageCache) { p.Entries["c"] = cacheEntry{} },
-		"indexed":  func(p *pageCache) { p.Indexed["x"] = [32]byte{3} },
-		"nil":      func(p *pageCache) { p.Indexed = nil },
+		"indexed":  func(p *pageCache) { p.indexed = indexedTableOf(indexedMap{"x": {3}, "y": {3}}) },
+		"nil":      func(p *pageCache) { p.indexed = indexedTable{} },
 		"unusable": func(p *pageCache) { p.Unusable = 2 },
 		"marker":   func(p *pageCache) { p.Marker.Ino = 9 },
 	} {
@@ -139,7 +166,7 @@ func TestEncodeIndexed(t *testing.T) {
 		ids, raws = append(ids, id), append(raws, h)
 		m[id] = h
 	}
-	got := encodeIndexed(ids, raws)
+	got := encodeIndexed(ids, raws, sortedOrder(ids))
 	if !bytes.Equal(got, m.encode()) {
 		t.Fatal("encodeIndexed and indexedMap.encode differ")
 	}
@@ -147,7 +174,135 @@ func TestEncodeIndexed(t *testing.T) {
 	if err := back.decode(got); err != nil || !maps.Equal(back, m) {
 		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, m))
 	}
-	if empty := encodeIndexed(nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
+	if empty := encodeIndexed(nil, nil, nil); !bytes.Equal(empty, (indexedMap{}).encode()) {
 		t.Fatal("an empty table encodes otherwise")
+	}
+}
+
+// encodeEntries of a table and entries kept beside it, sorted, makes the
+// bytes entryMap.encode makes of one table holding them all (the sorted
+// entries winning a path both have), which decode back to it.
+func TestEncodeEntriesMerged(t *testing.T) {
+	all, table := entryMap{}, entryMap{}
+	var recs sortedEntries
+	for k := range 600 {
+		rel := fmt.Sprintf("repo-%d/slug-%x/index.html", k%7, uint64(k*2654435761)%99991)
+		e := cacheEntry{Kind: kindRecord, Print: publish.Fingerprint{Size: int64(k), ModTime: int64(k * 3), Ino: uint64(k)}}
+		e.Key[0] = byte(k)
+		if k%3 == 0 {
+			e.Kind, e.Group = kindListing, fmt.Sprintf("repo-%d/", k%7)
+			table[rel] = e
+		} else {
+			recs.rels = append(recs.rels, rel)
+		}
+		all[rel] = e
+	}
+	// A path in both: the sorted entry's is the one kept.
+	shared := "repo-1/index.html"
+	table[shared] = cacheEntry{Kind: kindListing, Group: "repo-1/"}
+	all[shared] = cacheEntry{Kind: kindRecord, Key: fileKey{9}}
+	recs.rels = append(recs.rels, shared)
+	slices.Sort(recs.rels)
+	for _, rel := range recs.rels {
+		recs.entries = append(recs.entries, all[rel])
+	}
+	got := encodeEntries(table, recs)
+	if !bytes.Equal(got, all.encode()) {
+		t.Fatal("encodeEntries and entryMap.encode of the whole differ")
+	}
+	var back entryMap
+	if err := back.decode(got); err != nil || !maps.Equal(back, all) {
+		t.Fatalf("decoded back: %v, equal %v", err, maps.Equal(back, all))
+	}
+	if !bytes.Equal(encodeEntries(entryMap{}, sortedEntries{}), (entryMap{}).encode()) {
+		t.Fatal("an empty table encodes otherwise")
+	}
+}
+
+// The table of hashes, read in place, tells each record whether it holds
+// its id and with its hash, as a map of it would; a table out of order or
+// cut short is refused.
+func TestIndexedTableCompare(t *testing.T) {
+	held := indexedMap{}
+	var ids []string
+	var raws [][32]byte
+	for k := range 300 {
+		id := fmt.Sprintf("%016x", uint64(k*2654435761)%99991)
+		h := sha256.Sum256([]byte(id))
+		switch k % 3 {
+		case 0: // held, same hash
+			held[id] = h
+		case 1: // held, another hash
+			held[id] = [32]byte{1}
+		}
+		if k%5 != 4 { // in the dataset
+			ids, raws = append(ids, id), append(raws, h)
+		}
+	}
+	table, err := decodeIndexedTable(held.encode())
+	if err != nil || !table.known || table.n != len(held) {
+		t.Fatalf("table of %d: %+v, %v", len(held), table.n, err)
+	}
+	seen := 0
+	table.compare(ids, raws, sortedOrder(ids), func(i int32, isHeld, same bool) bool {
+		h, ok := held[ids[i]]
+		if isHeld != ok || same != (ok && h == raws[i]) {
+			t.Errorf("%s: held %v same %v, want %v %v", ids[i], isHeld, same, ok, ok && h == raws[i])
+		}
+		seen++
+		return true
+	})
+	if seen != len(ids) {
+		t.Errorf("compared %d records of %d", seen, len(ids))
+	}
+	stops := 0
+	table.compare(ids, raws, sortedOrder(ids), func(int32, bool, bool) bool { stops++; return false })
+	if stops != 1 {
+		t.Errorf("went on after being told to stop: %d calls", stops)
+	}
+	if none, err := decodeIndexedTable([]byte{0}); err != nil || none.known {
+		t.Errorf("no table: %+v, %v", none, err)
+	}
+	form := held.encode()
+	for n := 1; n < len(form); n += 37 {
+		if _, err := decodeIndexedTable(form[:n]); err == nil {
+			t.Errorf("a table cut at %d bytes decoded", n)
+		}
+	}
+	// Two entries swapped: out of order.
+	b := binary.AppendUvarint(nil, 3)
+	b = append(cachefile.AppendString(b, "b"), make([]byte, 32)...)
+	b = append(cachefile.AppendString(b, "a"), make([]byte, 32)...)
+	if _, err := decodeIndexedTable(b); err == nil {
+		t.Error("a table out of order decoded")
+	}
+}
+
+// A rebuild after one record's documentation changed renders that
+// record's page alone and keeps every other, trusting the page cache or
+// (--verify) looking at the files; the site is the one a cold build
+// makes.
+func TestOneChangeRendersOnePage(t *testing.T) {
+	trustAll(t)
+	for _, verify := range []bool{false, true} {
+		in, files := testInput(t)
+		dir := t.TempDir()
+		c := Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static, Verify: verify}
+		first := runConfig(t, c)
+		// Of the same length: the summaries, which the related records'
+		// pages are made from, stay the same.
+		r := files[0][1].(map[string]any)
+		r["documentation"] = strings.Replace(r["documentation"].(string), "Record 2.", "Record X.", 1)
+		writeRecords(t, filepath.Join(in, "f0.json"), files[0]...)
+		o := runConfig(t, c)
+		if o.rep.Reused != first.rep.Built-1 || o.rep.Built != first.rep.Built {
+			t.Errorf("verify %v: %d record pages, %d kept; want %d, %d", verify, o.rep.Built, o.rep.Reused, first.rep.Built, first.rep.Built-1)
+		}
+		cold := runConfig(t, Config{Paths: []string{in}, Out: filepath.Join(dir, "cold"), CacheDir: filepath.Join(dir, "cold-cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static})
+		if !maps.Equal(o.files, cold.files) {
+			t.Errorf("verify %v: the rebuilt site differs from a cold build's", verify)
+		}
 	}
 }

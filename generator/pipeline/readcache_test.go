@@ -397,3 +397,40 @@ func TestReadCacheCount(t *testing.T) {
 		t.Errorf("count after the builds: %d, want %d", got, first.rep.Built)
 	}
 }
+
+// The related records' cache gives back the lists put, under their key
+// only; a file cut short or damaged is not trusted.
+func TestRelatedCacheRoundTrip(t *testing.T) {
+	rc := newRelatedCache(t.TempDir())
+	if rc == nil {
+		t.Skip("no binary hash")
+	}
+	lists := [][]int32{{1, 2, 3}, nil, {99999, 0}, {1 << 20}}
+	key := [32]byte{7}
+	rc.Put(key, lists)
+	if rc.err != nil {
+		t.Fatal(rc.err)
+	}
+	got, ok := rc.Get(key)
+	if !ok || len(got) != len(lists) {
+		t.Fatalf("got %v (%v), want %v", got, ok, lists)
+	}
+	for i := range lists {
+		if !slices.Equal(got[i], lists[i]) {
+			t.Fatalf("list %d: got %v, want %v", i, got[i], lists[i])
+		}
+	}
+	if _, ok := rc.Get([32]byte{8}); ok {
+		t.Error("lists given under another key")
+	}
+	data, _ := os.ReadFile(rc.path)
+	os.WriteFile(rc.path, data[:len(data)-3], 0o644)
+	if _, ok := rc.Get(key); ok {
+		t.Error("lists given from a file cut short")
+	}
+	data[len(data)/2] ^= 1
+	os.WriteFile(rc.path, data, 0o644)
+	if _, ok := rc.Get(key); ok {
+		t.Error("lists given from a damaged file")
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,10 +13,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/errdocs/errdocs/generator/feed"
 	"github.com/errdocs/errdocs/generator/index"
@@ -89,8 +92,11 @@ type build struct {
 	pcPath   string
 	pcLoaded chan loadedCache
 	looked   chan lookedFiles
-	opening  *indexOpening
-	gotCache bool
+	// lookedDone is closed once the previous files were looked at: that
+	// reads the page cache's mapping, which is not closed before.
+	lookedDone chan struct{}
+	opening    *indexOpening
+	gotCache   bool
 
 	ds        *dataset      // read+validate
 	out       *publish.Site // the site being written
@@ -120,10 +126,16 @@ type build struct {
 	nextMu        sync.Mutex
 	keys          []fileKey
 	rels          []string
-	need          []bool // by model index
+	need          []bool  // by model index
+	order         []int32 // model indexes in the order of their pages' paths
 	nNeed         int
-	dkey          fileKey
-	tables        pageTables
+	// prevRecords are the paths of the previous site's record pages;
+	// trusted says the page cache's fingerprints of the previous files
+	// are taken for theirs (lookedFiles).
+	prevRecords []string
+	trusted     bool
+	dkey        fileKey
+	tables      pageTables
 }
 
 type loadedCache struct {
@@ -157,6 +169,7 @@ func (b *build) run() (err error) {
 		}
 		b.opening.discard()
 		b.prevBytes = nil
+		<-b.lookedDone
 		b.prevMap.Close()
 	}()
 	if err := b.readValidate(rejects); err != nil {
@@ -193,10 +206,12 @@ func (b *build) startLoading() {
 	b.pcPath = pageCachePath(c.CacheDir, c.Out)
 	b.pcLoaded = make(chan loadedCache, 1)
 	b.looked = make(chan lookedFiles, 1)
+	b.lookedDone = make(chan struct{})
 	go func() {
+		defer close(b.lookedDone)
 		pc, data, m := loadPageCache(b.pcPath)
 		var opening *indexOpening
-		if pc.Indexed != nil && len(pc.Indexed) <= maxOverlap {
+		if pc.indexed.known && pc.indexed.n <= maxOverlap {
 			opening = openIndex(filepath.Join(c.CacheDir, "index"))
 		}
 		b.pcLoaded <- loadedCache{pc, data, m, opening}
@@ -209,6 +224,9 @@ func (b *build) startLoading() {
 type lookedFiles struct {
 	prints func(rel string) (publish.Fingerprint, bool)
 	looked int
+	// trusted says the prints are the page cache's own: a record page
+	// the cache notes is taken to be as written (publish.Site.Keep).
+	trusted bool
 }
 
 // previousFiles returns the fingerprints of the previous site's files.
@@ -218,22 +236,28 @@ type lookedFiles struct {
 // build (see noChange), and looking at every file was the largest cost
 // of a one-record rebuild. Else every file is looked at (one lstat each).
 func previousFiles(c *Config, pc *pageCache) lookedFiles {
-	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && len(pc.Entries) > 0 {
+	if marker, ok := publish.Current(c.Out); ok && !c.Verify && marker == pc.Marker && pc.size() > 0 {
 		// The cache's own table, not a copy: it is only read from now on.
+		// The record pages' are not in it: check keeps those it trusts.
 		return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
 			e, ok := pc.Entries[rel]
 			return e.Print, ok
-		}}
+		}, trusted: true}
 	}
-	rels := make([]string, 0, len(pc.Entries))
+	rels := make([]string, 0, pc.size())
 	for rel := range pc.Entries {
 		rels = append(rels, rel)
 	}
+	// A damaged table was refused when the cache was loaded.
+	pc.walkRecords(func(rel []byte, _ *cacheEntry) bool {
+		rels = append(rels, string(rel))
+		return true
+	})
 	prints := publish.Look(c.Out, rels, c.Workers)
-	return lookedFiles{func(rel string) (publish.Fingerprint, bool) {
+	return lookedFiles{prints: func(rel string) (publish.Fingerprint, bool) {
 		fp, ok := prints[rel]
 		return fp, ok
-	}, len(rels)}
+	}, looked: len(rels)}
 }
 
 // readValidate is the stage read+validate.
@@ -284,10 +308,11 @@ func (b *build) cache() error {
 		b.rep.OutputsLooked = prev.looked
 		if b.gerr == nil {
 			b.out.KnownBy(prev.prints)
+			b.trusted = prev.trusted
 		}
 		// Before an early export keeps its files: the site's table is
 		// sized once.
-		b.out.Expect(len(b.prev.Entries))
+		b.out.Expect(b.prev.size())
 		close(b.known)
 	})
 	// A rebuild that changes a few records updates the search index and
@@ -295,7 +320,7 @@ func (b *build) cache() error {
 	// record pages and the listings, none of which it needs: on a
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
-	if b.gerr == nil && b.prev.Indexed != nil {
+	if b.gerr == nil && b.prev.indexed.known {
 		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, b.doExport); err != nil {
 			b.knowFiles()
 			return err
@@ -384,7 +409,9 @@ func (b *build) check() error {
 	// reading and the site model: what follows asks about those files.
 	b.knowFiles()
 	prev, out := b.prev, b.out
-	out.Expect(len(prev.Entries))
+	out.Expect(prev.size())
+	// The record pages are noted from b.rels and b.keys (notePages), not
+	// in the table: it holds the site's other files.
 	b.next = &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
 	b.exportEntries = entryMap{}
 	if b.gerr == nil {
@@ -392,25 +419,23 @@ func (b *build) check() error {
 	}
 	total := len(b.m.Summaries)
 	b.keys, b.rels, b.need = make([]fileKey, total), make([]string, total), make([]bool, total)
-	var needed atomic.Int64
 	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
 		// Path() + "index.html", made in one string, not two.
 		sum := &b.m.Summaries[i]
-		rel := sum.Repo + "/" + sum.Slug + "/index.html"
-		b.rels[i] = rel
+		b.rels[i] = sum.Repo + "/" + sum.Slug + "/index.html"
 		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
-		if !prev.reuse(out, rel, kindRecord, b.keys[i]) {
-			b.need[i] = true
-			needed.Add(1)
-		}
+		b.need[i] = true
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	b.order = sortedOrder(b.rels)
+	if err := b.reuseRecordPages(); err != nil {
+		return err
+	}
 	b.rep.Built = total
-	b.nNeed = int(needed.Load())
 	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
 		b.c.Garbage(true)
 	}
@@ -422,6 +447,57 @@ func (b *build) check() error {
 	b.timer.done("check")
 	return nil
 }
+
+// reuseRecordPages keeps the previous site's record pages made from the
+// keys of this build's, walking the page cache's table of them beside
+// this build's pages sorted (b.order): a merge, not a lookup per page in
+// a table of every path decoded first. It notes the previous pages'
+// paths (prevRecords) for the publication, which removes those that are
+// no longer the site's, and counts the pages to render (nNeed).
+func (b *build) reuseRecordPages() error {
+	// The pages made from the same key, and their prints: most of them,
+	// so the tables are made at the previous site's count.
+	cands := make([]int32, 0, b.prev.nRecords)
+	prints := make([]publish.Fingerprint, 0, b.prev.nRecords)
+	prevRels := make([]string, 0, b.prev.nRecords)
+	k := 0
+	err := b.prev.walkRecords(func(rel []byte, e *cacheEntry) bool {
+		for k < len(b.order) && bytes.Compare(rel, stringBytes(b.rels[b.order[k]])) > 0 {
+			k++
+		}
+		if k == len(b.order) || !bytes.Equal(rel, stringBytes(b.rels[b.order[k]])) {
+			prevRels = append(prevRels, string(rel))
+			return true
+		}
+		i := b.order[k]
+		prevRels = append(prevRels, b.rels[i]) // the same path, not a copy
+		if e.Key == b.keys[i] {
+			cands, prints = append(cands, i), append(prints, e.Print)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	var kept atomic.Int64
+	err = parallel(b.ctx, len(cands), b.c.Workers, func(c int) error {
+		i := cands[c]
+		// Trusted, the cache's print is the file's: Reuse would compare
+		// it with itself, or look at the file, which is not in the table
+		// of prints the site was given.
+		if b.trusted && b.out.Keep(b.rels[i], prints[c]) || !b.trusted && b.out.Reuse(b.rels[i], prints[c]) {
+			b.need[i] = false
+			kept.Add(1)
+		}
+		return nil
+	})
+	b.nNeed = len(b.rels) - int(kept.Load())
+	b.prevRecords = prevRels
+	return err
+}
+
+// stringBytes is s's bytes, not copied, for reading only.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // manyPages is how many record pages to render, of total, make a build
 // one of much garbage (Config.Garbage): about one page in ten.
@@ -474,7 +550,7 @@ func (b *build) renderIndex() error {
 	present := 0 // records of the dataset that the index holds
 	if streamIdx != nil {
 		f := exportFacts{records: len(b.ds.ids)}
-		if b.prev.Indexed != nil && streamIdx.Len() == len(b.prev.Indexed) {
+		if b.prev.indexed.known && streamIdx.Len() == b.prev.indexed.n {
 			changed, present = changedRecords(b.ds, b.prev, streamIdx)
 			f.known, f.changed, f.restructured = true, len(changed), restructured(b.ds, changed, present, streamIdx)
 		}
@@ -713,7 +789,7 @@ func (b *build) export() error {
 	// fingerprints, encoded (notePages). notePages runs while an early or
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
-	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws)
+	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())
 	switch b.schedule {
 	case ExportBeside:
 		b.notePages()
@@ -742,19 +818,45 @@ func (b *build) export() error {
 	return nil
 }
 
-// notePages notes the record pages and the assets in the next page cache
-// (only now: half a million entries in the table would have been held
-// through rendering), with every file's fingerprint, and encodes the
-// tables.
+// notePages notes the assets in the next page cache, with every file's
+// fingerprint, and encodes its table with the record pages' entries,
+// which are not put in the table: made from b.rels and b.keys, sorted.
 func (b *build) notePages() {
 	for p := range b.assets {
 		b.noteEntry(b.assets[p], cacheEntry{Kind: kindAsset})
 	}
-	for i, rel := range b.rels {
-		b.next.Entries[rel] = cacheEntry{Kind: kindRecord, Key: b.keys[i]}
-	}
 	setPrints(b.out, b.next.Entries)
 	b.tables.entries = b.next.Entries.encode()
+	b.tables.records = encodeRecordPages(b.out, b.rels, b.keys, b.order)
+}
+
+// sortedOrder returns the indexes of rels in the order of their paths.
+func sortedOrder(rels []string) []int32 {
+	order := make([]int32, len(rels))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
+	return order
+}
+
+// encodeRecordPages encodes the table of the record pages at rels (made
+// from keys, one each; order sorts rels) with their files' fingerprints
+// in the new site, straight from these tables (no table of entries made
+// first); a page the site does not have is left out.
+func encodeRecordPages(out *publish.Site, rels []string, keys []fileKey, order []int32) []byte {
+	prints := make([]publish.Fingerprint, len(rels))
+	ok := make([]bool, len(rels))
+	out.FingerprintsOf(rels, prints, ok)
+	return encodeSorted(func(fn func(string, *cacheEntry)) {
+		var e cacheEntry // one, not one per page
+		for _, i := range order {
+			if ok[i] {
+				e = cacheEntry{Kind: kindRecord, Key: keys[i], Print: prints[i]}
+				fn(rels[i], &e)
+			}
+		}
+	})
 }
 
 // doExport exports the search index into the site. The export may keep
@@ -825,8 +927,8 @@ func (b *build) write() error {
 	setPrints(b.out, b.exportEntries)
 	b.next.Unusable = b.rep.Unusable
 	var previous []string
-	if len(b.prev.Entries) > 0 {
-		previous = b.prev.files()
+	if b.prev.size() > 0 {
+		previous = b.prev.files(b.prevRecords)
 	}
 	if err := b.out.Commit(previous); err != nil {
 		return err

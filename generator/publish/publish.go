@@ -97,7 +97,9 @@ type Site struct {
 	// prints has every file of the new site: its fingerprint, or the zero
 	// Fingerprint while it is being written (claimed). One table, not two:
 	// a rebuild claims and keeps every page of the site.
-	prints  map[string]Fingerprint
+	prints map[string]Fingerprint
+	// sizedAt is the size prints was last made at (Expect).
+	sizedAt int
 	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
 	dirs    sync.Map                             // folders already made in the stage
 	written atomic.Int64
@@ -326,6 +328,27 @@ func (s *Site) Reuse(rel string, want Fingerprint) bool {
 	return true
 }
 
+// Keep is Reuse for a file the caller knows to be as it was written,
+// with fingerprint fp, without asking whether it still is (what the
+// site was told by Known or KnownBy is taken from the same source): a
+// rebuild trusts its own notes of the previous site, as Reuse does with
+// what KnownBy gives, for files it has not handed the site.
+func (s *Site) Keep(rel string, fp Fingerprint) bool {
+	if CheckPath(rel) != nil {
+		return false
+	}
+	s.mu.Lock()
+	if _, ok := s.prints[rel]; s.done || ok {
+		s.mu.Unlock()
+		return false
+	}
+	s.prints[rel] = fp
+	s.mu.Unlock()
+	s.kept.Add(1)
+	s.bytes.Add(fp.Size)
+	return true
+}
+
 // ReuseAll keeps the previous site's files at rels (with fingerprints
 // wants, one each) when every one of them is still as wanted; it keeps
 // none otherwise, and reports whether it kept them. Each file is looked at
@@ -367,8 +390,10 @@ func (s *Site) Expect(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The assets may be in already: a map grown file by file rehashes
-	// its whole table at each doubling.
-	if n > len(s.prints) {
+	// its whole table at each doubling. Told the same twice, it is not
+	// made again.
+	if n > len(s.prints) && n > s.sizedAt {
+		s.sizedAt = n
 		prints := make(map[string]Fingerprint, n)
 		for rel, fp := range s.prints {
 			prints[rel] = fp

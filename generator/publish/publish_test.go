@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"syscall"
 	"testing"
@@ -240,6 +241,42 @@ func TestReuseAllIsAllOrNothing(t *testing.T) {
 	must(t, s.Commit(nil))
 }
 
+// Keep keeps a previous file without looking at it: once per path, not
+// an unsafe path, not after the commit; what it kept is published as it
+// was, and what it did not keep goes.
+func TestKeepTakesTheCallersWord(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	s, _ := Begin(out)
+	for _, rel := range []string{"a/index.html", "b/index.html"} {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.Commit(nil))
+	rels := []string{"a/index.html", "b/index.html"}
+	prints, ok := make([]Fingerprint, 2), make([]bool, 2)
+	s.FingerprintsOf(rels, prints, ok)
+
+	s, _ = Begin(out)
+	if !s.Keep("a/index.html", prints[0]) {
+		t.Fatal("did not keep a file")
+	}
+	if s.Keep("a/index.html", prints[0]) || s.Keep("../x", prints[0]) || s.Keep(Marker, prints[0]) {
+		t.Error("kept a path twice, or an unsafe or reserved one")
+	}
+	if st := s.Stats(); st.Unchanged != 1 || st.Bytes != prints[0].Size {
+		t.Errorf("stats %+v, want 1 unchanged of %d bytes", st, prints[0].Size)
+	}
+	must(t, s.Commit(rels))
+	if s.Keep("b/index.html", prints[1]) {
+		t.Error("kept a file after the commit")
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "a", "index.html")); err != nil || string(b) != "a/index.html" {
+		t.Errorf("kept file: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "b", "index.html")); !os.IsNotExist(err) {
+		t.Errorf("a file not kept survived: %v", err)
+	}
+}
+
 // TestWrittenFilesFingerprints checks that the fingerprint WriteFile notes
 // for a file it writes is the one the published file has (a later build
 // keeps the file on it), and that the file holds the bytes, with mode 0644
@@ -342,4 +379,23 @@ func TestFileListFollowsTheFiles(t *testing.T) {
 	if got := listed(); !slices.Equal(got, want()) {
 		t.Fatalf("a list deleted by hand came back as %q, want %q", got, want())
 	}
+}
+
+// Told the size of the site twice, Expect makes its table once.
+func TestExpectSizesOnce(t *testing.T) {
+	s, err := Begin(filepath.Join(t.TempDir(), "site"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.WriteFile("static/a.css", []byte("a")))
+	s.Expect(1000)
+	table := reflect.ValueOf(s.prints).UnsafePointer()
+	s.Expect(1000)
+	if reflect.ValueOf(s.prints).UnsafePointer() != table {
+		t.Error("the table was made again for the same size")
+	}
+	if !s.Has("static/a.css") {
+		t.Error("a file written before Expect was lost")
+	}
+	s.Abort()
 }

@@ -34,6 +34,9 @@ type Set struct {
 	folded map[string]string
 	files  []string
 	fileN  map[string]int32
+	// repoHint is the size to make a new repo's table of slugs at
+	// (ExpectRepo).
+	repoHint int
 }
 
 type place struct {
@@ -57,6 +60,18 @@ func (s *Set) Grow(n int) {
 		s.ids = make(map[[8]byte]place, n)
 	}
 }
+
+// ExpectRepo says that about n records of one repo come next (a file of
+// records, which holds one repo's): a repo first seen now gets a table of
+// slugs of that size instead of one grown record by record.
+func (s *Set) ExpectRepo(n int) {
+	s.mu.Lock()
+	s.repoHint = max(0, min(n, maxRepoHint))
+	s.mu.Unlock()
+}
+
+// maxRepoHint bounds ExpectRepo's hint: a wrong one costs only memory.
+const maxRepoHint = 1 << 16
 
 // Add records rec, read from src, and returns a problem for each rule it
 // breaks: an id seen before, or a slug seen before in the same repo. The
@@ -93,7 +108,7 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 		s.ids[key] = p
 	}
 	if bySlug == nil {
-		bySlug = map[string]place{}
+		bySlug = make(map[string]place, s.repoHint)
 		s.slugs[rec.Repo] = bySlug
 		s.folded[folded] = rec.Repo
 	}

@@ -268,6 +268,9 @@ func TestRejectsLineValidJSON(t *testing.T) {
 
 func TestSetDuplicates(t *testing.T) {
 	s := validate.NewSet()
+	// A size hint for the next repo's slugs changes no rule, whatever it
+	// says.
+	s.ExpectRepo(3)
 	a := record.Record{ID: "e171781a76b49a91", Repo: "jax-ml/jax", Slug: "x"}
 	if ps := s.Add(record.Source{File: "a.json", Index: 0}, &a); ps != nil {
 		t.Fatalf("first add: %v", ps)
@@ -278,12 +281,14 @@ func TestSetDuplicates(t *testing.T) {
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate id: got %v want %v", ps, want)
 	}
+	s.ExpectRepo(1 << 40)
 	sameSlug := record.Record{ID: "0000000000000001", Repo: "jax-ml/jax", Slug: "x"}
 	ps = s.Add(record.Source{File: "c.json", Index: 7}, &sameSlug)
 	want = []validate.Problem{{Field: "slug", Rule: "already used in jax-ml/jax by a.json: record 0"}}
 	if !reflect.DeepEqual(ps, want) {
 		t.Errorf("duplicate slug: got %v want %v", ps, want)
 	}
+	s.ExpectRepo(-1)
 	// Same slug in another repo is fine; the rejected records above held nothing.
 	other := record.Record{ID: "0000000000000002", Repo: "other/repo", Slug: "x"}
 	if ps := s.Add(record.Source{File: "d.json", Index: 0}, &other); ps != nil {

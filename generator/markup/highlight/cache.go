@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // memCache is a least-recently-used map from key to HTML, bounded in bytes:
@@ -141,7 +143,11 @@ type diskCache struct {
 	mu      sync.Mutex
 	packs   []*os.File // open packs to read
 	indexes [][]byte   // their indexes, sorted by key (loadLocked)
-	loaded  bool
+	// maps are the indexes' mappings: an index is mapped, not read into
+	// the heap, since a rebuild looks up a handful of its entries, and
+	// fresh memory for all of them cost more than the lookups.
+	maps   []*cachefile.Mapping
+	loaded bool
 
 	out    *os.File // this build's pack, made on first write
 	outBuf *bufio.Writer
@@ -177,24 +183,42 @@ func (d *diskCache) loadLocked() {
 	idxs, _ := filepath.Glob(filepath.Join(d.dir, "pack-*.idx"))
 	sort.Strings(idxs)
 	for _, ip := range idxs {
-		data, err := os.ReadFile(ip)
-		if err != nil || len(data)%indexEntry != 0 {
-			continue
-		}
-		f, err := os.Open(strings.TrimSuffix(ip, ".idx") + ".pack")
+		m, err := cachefile.Map(ip)
 		if err != nil {
 			continue
 		}
-		if sortIndex(data) {
-			// Written in write order: keep it sorted, so that the sort is
-			// paid once. A failure only costs the next build the sort again.
+		data := m.Bytes()
+		f, err := os.Open(strings.TrimSuffix(ip, ".idx") + ".pack")
+		if err != nil || len(data)%indexEntry != 0 {
+			m.Close()
+			continue
+		}
+		if !indexSorted(data) {
+			// Written in write order (by an older errdocs): sorted in the
+			// heap, and kept sorted, so that the sort is paid once. A
+			// failure only costs the next build the sort again.
+			data = bytes.Clone(data)
+			m.Close()
+			m = nil
+			sortIndex(data)
 			if tmp := ip + ".tmp"; os.WriteFile(tmp, data, 0o644) == nil {
 				os.Rename(tmp, ip)
 			}
 		}
 		d.packs = append(d.packs, f)
 		d.indexes = append(d.indexes, data)
+		d.maps = append(d.maps, m)
 	}
+}
+
+// indexSorted reports whether a pack index's entries are sorted by key.
+func indexSorted(data []byte) bool {
+	for i := indexEntry; i < len(data); i += indexEntry {
+		if bytes.Compare(data[i-indexEntry:i-indexEntry+32], data[i:i+32]) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sortIndex sorts a pack index's entries by key, unless they are already,
@@ -202,11 +226,7 @@ func (d *diskCache) loadLocked() {
 func sortIndex(data []byte) bool {
 	n := len(data) / indexEntry
 	entry := func(i int) []byte { return data[i*indexEntry : (i+1)*indexEntry] }
-	sorted := true
-	for i := 1; i < n && sorted; i++ {
-		sorted = bytes.Compare(entry(i - 1)[:32], entry(i)[:32]) <= 0
-	}
-	if sorted {
+	if indexSorted(data) {
 		return false
 	}
 	// Sorted as offsets into data (cheaper to swap than 44-byte entries).
@@ -330,7 +350,10 @@ func (d *diskCache) close() error {
 	for _, f := range d.packs {
 		f.Close()
 	}
-	d.packs = nil
+	for _, m := range d.maps {
+		m.Close()
+	}
+	d.packs, d.indexes, d.maps = nil, nil, nil
 	if d.out == nil {
 		return d.outErr
 	}
