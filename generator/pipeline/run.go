@@ -790,6 +790,11 @@ func (b *build) export() error {
 	// overlapping export ends, when the main goroutine has nothing else
 	// to do, else after the export, whose memory it would add to.
 	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())
+	// Nothing after this reads the dataset, the model or the renderer:
+	// the build lets go of them, or a whole export at half a million
+	// records would run beside them at the soft memory limit, where the
+	// collector runs back to back.
+	b.ds, b.m, b.r, b.hl = nil, nil, nil, nil
 	switch b.schedule {
 	case ExportBeside:
 		b.notePages()
