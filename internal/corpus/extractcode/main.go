@@ -18,17 +18,14 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/errdocs/errdocs/internal/corpus/sourcetree"
 )
 
 // Excerpt is one line of the output file.
@@ -39,11 +36,6 @@ type Excerpt struct {
 	Start int    `json:"start"` // the excerpt's first line in the file (1-based)
 	Raise int    `json:"raise"` // the raising line's index in the excerpt (0-based)
 	Code  string `json:"code"`  // lines joined by "\n", no final newline: up to 79
-}
-
-var langOf = map[string]string{
-	".py": "py", ".go": "go", ".ts": "ts", ".tsx": "ts", ".js": "js", ".mjs": "js", ".cjs": "js",
-	".rs": "rs", ".java": "java", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".h": "cpp",
 }
 
 var raiseRE = map[string]*regexp.Regexp{
@@ -80,49 +72,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s: %d excerpts\n", repo, len(ex))
 		all = append(all, ex...)
 	}
-	if err := write(*out, all); err != nil {
+	if err := sourcetree.WriteJSONL(*out, all); err != nil {
 		fmt.Fprintln(os.Stderr, "extractcode:", err)
 		os.Exit(1)
 	}
 }
 
-// skipDir reports folders of tests, examples, vendored or generated code.
-func skipDir(name string) bool {
-	switch strings.ToLower(name) {
-	case "test", "tests", "testing", "testdata", "__tests__", "spec", "vendor", "node_modules",
-		"third_party", "thirdparty", "examples", "example", "docs", "benches", "fuzz", "dist", "build":
-		return true
-	}
-	return strings.HasPrefix(name, ".")
-}
-
-func skipFile(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "_test.") || strings.Contains(n, ".test.") || strings.Contains(n, ".spec.") ||
-		strings.HasPrefix(n, "test_") || strings.HasSuffix(n, ".min.js") || strings.HasSuffix(n, ".d.ts")
-}
-
 func fromTree(repo, root string, limit int) ([]Excerpt, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := langOf[strings.ToLower(filepath.Ext(p))]; ok && d.Type().IsRegular() && !skipFile(d.Name()) {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := sourcetree.Files(root)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	var out []Excerpt
 	for _, f := range files {
 		ex, err := fromFile(repo, root, f)
@@ -131,29 +91,18 @@ func fromTree(repo, root string, limit int) ([]Excerpt, error) {
 		}
 		out = append(out, ex...)
 	}
-	// Spread the limit over the whole tree rather than its first files.
-	if len(out) > limit {
-		kept := make([]Excerpt, 0, limit)
-		for i := range limit {
-			kept = append(kept, out[i*len(out)/limit])
-		}
-		out = kept
-	}
-	return out, nil
+	return sourcetree.Spread(out, limit), nil
 }
 
 func fromFile(repo, root, path string) ([]Excerpt, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	src, ok, err := sourcetree.Read(path)
+	if !ok {
 		return nil, err
 	}
-	if !utf8.Valid(data) || len(data) > 1<<20 || strings.Contains(string(data[:min(len(data), 2048)]), "Code generated") {
-		return nil, nil
-	}
-	lang := langOf[strings.ToLower(filepath.Ext(path))]
+	lang := sourcetree.Lang(path)
 	re := raiseRE[lang]
 	var lines []string
-	sc := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(string(data), "\r\n", "\n")))
+	sc := bufio.NewScanner(strings.NewReader(src))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
@@ -183,25 +132,4 @@ func fromFile(repo, root, path string) ([]Excerpt, error) {
 		out = append(out, Excerpt{Repo: repo, Path: filepath.ToSlash(rel), Lang: lang, Start: first + 1, Raise: s - first, Code: code})
 	}
 	return out, nil
-}
-
-func write(path string, ex []Excerpt) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	enc := json.NewEncoder(zw)
-	enc.SetEscapeHTML(false)
-	for i := range ex {
-		if err := enc.Encode(&ex[i]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

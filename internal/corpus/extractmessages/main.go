@@ -18,17 +18,15 @@
 package main
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/errdocs/errdocs/internal/corpus/sourcetree"
 )
 
 // Message is one line of the output file.
@@ -38,11 +36,6 @@ type Message struct {
 	Line    int    `json:"line"`    // the raising line (1-based)
 	Lang    string `json:"lang"`    // corpus language code: py go ts js rs java cpp
 	Message string `json:"message"` // the message as the source spells it
-}
-
-var langOf = map[string]string{
-	".py": "py", ".go": "go", ".ts": "ts", ".tsx": "ts", ".js": "js", ".mjs": "js", ".cjs": "js",
-	".rs": "rs", ".java": "java", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".h": "cpp",
 }
 
 // siteRE finds a raise site; its match ends where the message's argument
@@ -89,50 +82,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s: %d messages\n", repo, len(ms))
 		all = append(all, ms...)
 	}
-	if err := write(*out, all); err != nil {
+	if err := sourcetree.WriteJSONL(*out, all); err != nil {
 		fmt.Fprintln(os.Stderr, "extractmessages:", err)
 		os.Exit(1)
 	}
 }
 
-// skipDir reports folders of tests, examples, vendored or generated code.
-func skipDir(name string) bool {
-	switch strings.ToLower(name) {
-	case "test", "tests", "testing", "testdata", "__tests__", "spec", "vendor", "node_modules",
-		"third_party", "thirdparty", "examples", "example", "docs", "benches", "fuzz", "dist", "build":
-		return true
-	}
-	return strings.HasPrefix(name, ".")
-}
-
-func skipFile(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "_test.") || strings.Contains(n, ".test.") || strings.Contains(n, ".spec.") ||
-		strings.HasPrefix(n, "test_") || strings.HasSuffix(n, ".min.js") || strings.HasSuffix(n, ".d.ts") ||
-		strings.HasSuffix(n, "test.java") || strings.HasSuffix(n, "tests.java")
-}
-
 func fromTree(repo, root string, limit int, seen map[string]bool) ([]Message, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if _, ok := langOf[strings.ToLower(filepath.Ext(p))]; ok && d.Type().IsRegular() && !skipFile(d.Name()) {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := sourcetree.Files(root)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	var out []Message
 	for _, f := range files {
 		ms, err := fromFile(repo, root, f)
@@ -146,27 +106,15 @@ func fromTree(repo, root string, limit int, seen map[string]bool) ([]Message, er
 			}
 		}
 	}
-	// Spread the limit over the whole tree rather than its first files.
-	if len(out) > limit {
-		kept := make([]Message, 0, limit)
-		for i := range limit {
-			kept = append(kept, out[i*len(out)/limit])
-		}
-		out = kept
-	}
-	return out, nil
+	return sourcetree.Spread(out, limit), nil
 }
 
 func fromFile(repo, root, path string) ([]Message, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	src, ok, err := sourcetree.Read(path)
+	if !ok {
 		return nil, err
 	}
-	if !utf8.Valid(data) || len(data) > 1<<20 || strings.Contains(string(data[:min(len(data), 2048)]), "Code generated") {
-		return nil, nil
-	}
-	lang := langOf[strings.ToLower(filepath.Ext(path))]
-	src := strings.ReplaceAll(string(data), "\r\n", "\n")
+	lang := sourcetree.Lang(path)
 	rel, _ := filepath.Rel(root, path)
 	var out []Message
 	for _, loc := range siteRE[lang].FindAllStringIndex(src, -1) {
@@ -218,25 +166,4 @@ func isLetters(s string) bool {
 		}
 	}
 	return true
-}
-
-func write(path string, ms []Message) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	enc := json.NewEncoder(zw)
-	enc.SetEscapeHTML(false)
-	for i := range ms {
-		if err := enc.Encode(&ms[i]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
