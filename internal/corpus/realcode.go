@@ -1,11 +1,7 @@
 package corpus
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -34,23 +30,13 @@ type realExcerpt struct {
 // (chosen by the record's index, so the dataset stays deterministic), with
 // its own first line and raising line. Every other field is as without it.
 func (d *Dataset) UseRealCode() error {
-	zr, err := gzip.NewReader(bytes.NewReader(realCode))
-	if err != nil {
-		return fmt.Errorf("corpus: real code: %w", err)
-	}
 	pool := map[string][]realExcerpt{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<22)
-	for sc.Scan() {
-		var e realExcerpt
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("corpus: real code: %w", err)
-		}
+	err := readJSONL(realCode, func(_ int, e realExcerpt) {
 		if e.Code != "" && e.Raise >= 0 && e.Start > 0 {
 			pool[e.Lang] = append(pool[e.Lang], e)
 		}
-	}
-	if err := sc.Err(); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("corpus: real code: %w", err)
 	}
 	for _, lang := range []string{langPy, langGo, langTS, langJS, langRs, langJava, langCpp} {

@@ -1,11 +1,7 @@
 package corpus
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -38,23 +34,13 @@ type realMessage struct {
 // read from its verb or its variable's name). Every other field is made
 // as for a generated message.
 func (d *Dataset) UseRealMessages() error {
-	zr, err := gzip.NewReader(bytes.NewReader(realMessages))
-	if err != nil {
-		return fmt.Errorf("corpus: real messages: %w", err)
-	}
 	pool := map[string][]*parsedTemplate{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	for n := 0; sc.Scan(); n++ {
-		var m realMessage
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return fmt.Errorf("corpus: real messages: line %d: %w", n+1, err)
-		}
+	err := readJSONL(realMessages, func(n int, m realMessage) {
 		if t := realTemplate(m, len(templates)+n); t != nil {
 			pool[m.Lang] = append(pool[m.Lang], t)
 		}
-	}
-	if err := sc.Err(); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("corpus: real messages: %w", err)
 	}
 	for _, l := range langs {
