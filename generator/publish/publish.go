@@ -311,21 +311,8 @@ func (s *Site) keep(rel string, fp Fingerprint) {
 // file it would write now is the one written then. It reports whether the
 // file was kept; when not, the caller writes the file as usual.
 func (s *Site) Reuse(rel string, want Fingerprint) bool {
-	if !s.Unchanged(rel, want) {
-		return false
-	}
-	// One lock claims the path and keeps the file (claim and keep, with
-	// the path checked by Unchanged): a rebuild calls this for every page.
-	s.mu.Lock()
-	if _, ok := s.prints[rel]; s.done || ok {
-		s.mu.Unlock()
-		return false
-	}
-	s.prints[rel] = want
-	s.mu.Unlock()
-	s.kept.Add(1)
-	s.bytes.Add(want.Size)
-	return true
+	// The path is checked by Unchanged.
+	return s.Unchanged(rel, want) && s.claimKept(rel, want)
 }
 
 // Keep is Reuse for a file the caller knows to be as it was written,
@@ -334,9 +321,14 @@ func (s *Site) Reuse(rel string, want Fingerprint) bool {
 // rebuild trusts its own notes of the previous site, as Reuse does with
 // what KnownBy gives, for files it has not handed the site.
 func (s *Site) Keep(rel string, fp Fingerprint) bool {
-	if CheckPath(rel) != nil {
-		return false
-	}
+	return CheckPath(rel) == nil && s.claimKept(rel, fp)
+}
+
+// claimKept claims the checked path rel for the previous site's file,
+// kept with fingerprint fp, unless the site is done or the path taken.
+// One lock claims the path and keeps the file: a rebuild calls this for
+// every page.
+func (s *Site) claimKept(rel string, fp Fingerprint) bool {
 	s.mu.Lock()
 	if _, ok := s.prints[rel]; s.done || ok {
 		s.mu.Unlock()
