@@ -783,12 +783,11 @@ func (b *build) sitemaps() error {
 // export kept whole, or made alone, after the model's last use.
 func (b *build) export() error {
 	// The page cache's tables: of the records' hashes (Indexed, the
-	// last use of the site model and the dataset: from here on the
-	// collector may free them, which gives a whole export room at half a
-	// million records), and of every file but the export's, with their
-	// fingerprints, encoded (notePages). notePages runs while an early or
-	// overlapping export ends, when the main goroutine has nothing else
-	// to do, else after the export, whose memory it would add to.
+	// last use of the dataset), and of every file but the export's, with
+	// their fingerprints, encoded (notePages). notePages runs while an
+	// early or overlapping export ends, when the main goroutine has
+	// nothing else to do, else after the export, whose memory it would
+	// add to.
 	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())
 	// Nothing after this reads the dataset, the model or the renderer:
 	// the build lets go of them, or a whole export at half a million
