@@ -1931,8 +1931,10 @@
         head = r;
         if (o.paste == null) return r;
         // a pasted error: the records whose pattern matches it first
+        // ranks of the first k only: past them the list's order is the
+        // search's lower bounds, not the scores'
         var rank = new Map();
-        if (r) r.list.forEach(function (x, i) { rank.set(x.doc, i); });
+        if (r) r.list.slice(0, k).forEach(function (x, i) { rank.set(x.doc, i); });
         var textNums = r ? r.list.slice(0, k).map(function (x) { return x.doc; }) : [];
         return patternMatches(String(o.paste), filter, rank, textNums).then(function (hits) {
           hits.forEach(function (h) {

@@ -72,6 +72,45 @@ func BenchmarkKnownItemPaste(b *testing.B) {
 	}
 }
 
+// BenchmarkKnownItemPasteTwin is BenchmarkKnownItemPaste through the Go
+// twin of engine.js's paste search (querypaste_test.go; TestPasteParity
+// holds the two equal): the fast way to try another order of a paste's
+// exact matches before writing it in engine.js.
+//
+//	go test ./generator/index/export -run '^$' -bench KnownItemPasteTwin -benchtime 1x
+func BenchmarkKnownItemPasteTwin(b *testing.B) {
+	n, nq := knownItemSizes()
+	recs := knownItemRecords(b, n)
+	var qs []knownitem.Query
+	for _, q := range knownitem.Make(recs, nq, 5) {
+		if q.Kind == "paste" {
+			qs = append(qs, q)
+		}
+	}
+	ps := newPasteSet(recs)
+	ix, _ := exportedIndex(b, recs)
+	tw, err := newPasteTwin(ix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var s1, same float64
+		for _, q := range qs {
+			res, _, err := tw.search(q.Text, q.Raw, nil, 20)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(res) > 0 {
+				s1 += b2f(ps.right(ps.byID[res[0].ID], q))
+				same += b2f(ps.sameError(ps.byID[res[0].ID], q))
+			}
+		}
+		b.ReportMetric(s1/float64(len(qs)), "paste-success@1")
+		b.ReportMetric(same/float64(len(qs)), "paste-success@1-same-error")
+	}
+}
+
 // pasteSet is what the paste benchmark knows of the records.
 type pasteSet struct {
 	recs  []record.Record

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/corpus"
 	"github.com/errdocs/errdocs/internal/knownitem"
 
 	"github.com/errdocs/errdocs/generator/index"
@@ -541,4 +542,226 @@ var _ = context.Background
 // become U+FFFD, one per byte), which is how terms reach the export.
 func jsonString(s string) string {
 	return index.ValidUTF8PerByte(s)
+}
+
+// parityPaste is one paste the page might search: the box's text, the
+// paste as copied, filters.
+type parityPaste struct {
+	text, raw string
+	filters   map[string][]string
+	limit     int
+}
+
+// TestPasteParity holds engine.js's search of a pasted error (pattern
+// candidates, matches, their order and cap, then most words) to its Go
+// twin (querypaste_test.go), on generated and on real messages.
+func TestPasteParity(t *testing.T) {
+	for _, set := range []string{"generated", "real"} {
+		t.Run(set, func(t *testing.T) {
+			ds := corpus.Generate(3000, 21)
+			if err := ds.UseMessages(set); err != nil {
+				t.Fatal(err)
+			}
+			recs := ds.Records()
+			ix, site := exportedIndex(t, recs)
+			tw, err := newPasteTwin(ix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := parityPastes(recs, 31)
+			checkPasteParity(t, tw, site, ps)
+			// what the pastes exercised: each part of the twin
+			st := tw.stats
+			t.Logf("%d pastes: %d over the candidate cap, %d with several exact matches, %d held messages, %d with no most-words result",
+				len(ps), st.overCap, st.severalExact, st.held, st.anyWords)
+			if st.overCap == 0 || st.severalExact < 20 || st.held == 0 || st.anyWords == 0 {
+				t.Errorf("the pastes do not exercise every part of the paste query: %+v", st)
+			}
+		})
+	}
+}
+
+// parityPastes are pastes of recs' messages: the known-item benchmark's
+// (other values, runtime prefixes), verbatim behind log prefixes, inside
+// multi-line tracebacks of several runtimes, logs of many messages (past
+// the candidate cap), pastes no pattern matches, and filtered ones.
+func parityPastes(recs []record.Record, seed int64) []parityPaste {
+	rng := rand.New(rand.NewSource(seed))
+	var ps []parityPaste
+	add := func(raw string, filters map[string][]string, limit int) {
+		ps = append(ps, parityPaste{text: knownitem.Flatten(raw), raw: raw, filters: filters, limit: limit})
+	}
+	for i, q := range knownitem.Make(recs, 80, uint64(seed)) {
+		if q.Kind == "paste" {
+			add(q.Raw, nil, 10+10*(i%2))
+		}
+	}
+	msg := func() string { return recs[rng.Intn(len(recs))].ErrorMessage }
+	other := func() string {
+		for _, q := range knownitem.Make(recs[rng.Intn(len(recs)-1):], 1, rng.Uint64()) {
+			if q.Kind == "paste" {
+				return knownitem.Flatten(errorText(q.Raw))
+			}
+		}
+		return msg()
+	}
+	logPrefixes := []string{"2026-12-02T05:36:10Z ERROR worker-3: ", "[app] WARN db: ", "E1202 05:36:10.123456 main.go:42] ",
+		"ERROR: ValueError: ", "level=error msg=", "Caused by: java.io.IOException: "}
+	for i := 0; i < 24; i++ {
+		add(logPrefixes[i%len(logPrefixes)]+msg(), nil, 10)
+	}
+	tracebacks := []func(string) string{
+		func(m string) string {
+			return "Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 42, in <module>\n    main()\n" +
+				"  File \"/srv/app/run.py\", line 7, in main\n    raise Error(x)\nRuntimeError: " + m
+		},
+		func(m string) string {
+			return "panic: " + m + "\n\ngoroutine 7 [running]:\nmain.(*server).run(0xc000010000)\n\t/srv/app/server.go:88 +0x1d\n" +
+				"main.main()\n\t/srv/app/main.go:12 +0x25\nexit status 2"
+		},
+		func(m string) string {
+			return "Exception in thread \"main\" java.lang.IllegalStateException: " + m + "\n\tat com.example.App.run(App.java:31)\n" +
+				"\tat com.example.App.main(App.java:14)\nCaused by: java.io.IOException: " + m + "\n\t... 3 more"
+		},
+		func(m string) string {
+			return "Uncaught (in promise) TypeError: " + m + "\n    at Object.<anonymous> (/srv/app/index.js:3:9)\n    at node:internal/main:5:3"
+		},
+		func(m string) string {
+			return "thread 'main' panicked at src/main.rs:12:5:\n" + m + "\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+		},
+		func(m string) string {
+			return "terminate called after throwing an instance of 'std::runtime_error'\r\n  what():  " + m + "\r\nAborted (core dumped)"
+		},
+	}
+	for i := 0; i < 36; i++ {
+		m := msg()
+		if i%2 == 1 {
+			m = other()
+		}
+		add(tracebacks[i%len(tracebacks)](m), nil, 10)
+	}
+	// logs of many messages: more pattern candidates than the cap
+	for i := 0; i < 3; i++ {
+		var lines []string
+		for j := 0; j < 120+60*i; j++ {
+			lines = append(lines, msg())
+		}
+		add(strings.Join(lines, "\n"), nil, 10)
+	}
+	// no pattern matches: other words, a dump alone, stop words
+	add("quux frobnicator zorbled the lattice at step 5", nil, 10)
+	add("goroutine 1 [running]:\nmain.main()\n\t/srv/app/main.go:12 +0x1d", nil, 10)
+	add("panic: the and of it", nil, 10)
+	add("zzqx vvbn wwrt", nil, 10)
+	add("zzqx vvbn wwrt", map[string][]string{"severity": {"warning"}}, 10)
+	// spaces JavaScript and Go tell apart, line separators
+	add(strings.ReplaceAll(msg(), " ", "\u00a0"), nil, 10)
+	add("ValueError:\u2028"+msg()+"\ufeff", nil, 10)
+	// filters
+	for i := 0; i < 12; i++ {
+		f := map[string][]string{"severity": {"error", "critical"}}
+		if i%2 == 1 {
+			f = map[string][]string{"language": {"Python", "Go", "JavaScript"}}
+		}
+		add(tracebacks[i%len(tracebacks)](other()), f, 10)
+	}
+	return ps
+}
+
+// checkPasteParity searches each paste with engine.js (Node) and with the
+// twin: the same results in the same order, the same groups, the text
+// results' scores to 1e-6, the same count when engine.js says it is exact.
+func checkPasteParity(t *testing.T, tw *pasteTwin, site string, ps []parityPaste) {
+	t.Helper()
+	var jq []map[string]interface{}
+	for _, p := range ps {
+		o := map[string]interface{}{"limit": p.limit, "patterns": true, "paste": p.raw}
+		if p.filters != nil {
+			o["filters"] = p.filters
+		}
+		jq = append(jq, map[string]interface{}{"q": p.text, "opts": o})
+	}
+	var resp struct {
+		Queries []struct {
+			Error      string
+			Total      int
+			TotalExact bool
+			Results    []pasteResult
+		}
+	}
+	runNode(t, map[string]interface{}{"site": site, "queries": jq}, &resp)
+	if len(resp.Queries) != len(ps) {
+		t.Fatalf("node answered %d pastes, want %d", len(resp.Queries), len(ps))
+	}
+	same, exact := 0, 0
+	for i, p := range ps {
+		want, total, err := tw.search(p.text, p.raw, p.filters, p.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := resp.Queries[i]
+		if got.Error != "" {
+			t.Errorf("js %q: %s", p.raw, got.Error)
+			continue
+		}
+		if msg := comparePaste(want, got.Results); msg != "" {
+			t.Errorf("paste %q %v: %s", p.raw, p.filters, msg)
+			continue
+		}
+		if got.TotalExact && uint64(got.Total) != total || !got.TotalExact && uint64(got.Total) > total {
+			t.Errorf("paste %q: count %d (exact %v), twin %d", p.raw, got.Total, got.TotalExact, total)
+			continue
+		}
+		same++
+		if len(want) > 0 && want[0].Group == "pattern" {
+			exact++
+		}
+	}
+	t.Logf("paste parity: %d/%d pastes identical (%d with a pattern match first)", same, len(ps), exact)
+}
+
+// comparePaste compares the twin's results with engine.js's: the exact
+// matches one by one, the text results as compareHits does.
+func comparePaste(want, got []pasteResult) string {
+	describe := func() string {
+		var b strings.Builder
+		for i := 0; i < len(want) || i < len(got); i++ {
+			var w, g pasteResult
+			if i < len(want) {
+				w = want[i]
+			}
+			if i < len(got) {
+				g = got[i]
+			}
+			fmt.Fprintf(&b, "\n  %2d twin %-7s %-18s %.6f  js %-7s %-18s %.6f", i, w.Group, w.ID, w.Score, g.Group, g.ID, g.Score)
+		}
+		return b.String()
+	}
+	if len(want) != len(got) {
+		return fmt.Sprintf("%d results, twin %d%s", len(got), len(want), describe())
+	}
+	i := 0
+	for ; i < len(want) && want[i].Group == "pattern"; i++ {
+		if got[i].Group != "pattern" || got[i].ID != want[i].ID {
+			return "different exact matches" + describe()
+		}
+	}
+	var hits []Hit
+	js := jsQueryResult{}
+	for j := i; j < len(want); j++ {
+		if want[j].Group != got[j].Group {
+			return "different groups" + describe()
+		}
+		hits = append(hits, Hit{ID: want[j].ID, Score: want[j].Score})
+		js.Results = append(js.Results, struct {
+			ID      string
+			Score   float64
+			Terms   []string
+			Pattern json.RawMessage
+		}{ID: got[j].ID, Score: got[j].Score})
+	}
+	if msg := compareHits(hits, js, false); msg != "" {
+		return msg + describe()
+	}
+	return ""
 }

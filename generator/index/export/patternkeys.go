@@ -108,9 +108,10 @@ func (pk *patternKeys) add(doc int, ws []string) {
 	}
 }
 
-// write files the entries by key, in key order, into files of about
-// fileBytes each, and returns each file's first key and its hash.
-func (pk *patternKeys) write(w *exportWriter, fileBytes int) (first, hashes []string, err error) {
+// entries are the key files' entries by key: each pattern's doc number
+// and its other words, space-separated (FORMAT.md "Pattern keys"; the
+// paste query's Go twin reads them here).
+func (pk *patternKeys) entries() map[string][][]any {
 	df := map[string]int{}
 	for _, ws := range pk.words {
 		for _, x := range ws {
@@ -124,6 +125,13 @@ func (pk *patternKeys) write(w *exportWriter, fileBytes int) (first, hashes []st
 		others := ws[1:min(len(ws), 1+keyOthers)]
 		byKey[ws[0]] = append(byKey[ws[0]], []any{pk.docs[i], strings.Join(others, " ")})
 	}
+	return byKey
+}
+
+// write files the entries by key, in key order, into files of about
+// fileBytes each, and returns each file's first key and its hash.
+func (pk *patternKeys) write(w *exportWriter, fileBytes int) (first, hashes []string, err error) {
+	byKey := pk.entries()
 	keys := sortedKeys(byKey)
 	chunk := map[string][][]any{}
 	size := 0

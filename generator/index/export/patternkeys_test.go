@@ -171,12 +171,20 @@ func TestPastePatternEdgeWords(t *testing.T) {
 // a temporary site folder, which it returns.
 func exportedSite(t testing.TB, recs []record.Record) string {
 	t.Helper()
+	_, site := exportedIndex(t, recs)
+	return site
+}
+
+// exportedIndex is exportedSite and the index it was exported from, open
+// until the test ends.
+func exportedIndex(t testing.TB, recs []record.Record) (*index.Index, string) {
+	t.Helper()
 	dir := t.TempDir()
 	ix, err := index.Open(filepath.Join(dir, "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
+	t.Cleanup(func() { ix.Close() })
 	if _, err := ix.Sync(index.Records(recs)); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +192,7 @@ func exportedSite(t testing.TB, recs []record.Record) string {
 	if _, err := New(ix).Export(dirWriter{site}, Options{Pattern: pattern.Compile}); err != nil {
 		t.Fatal(err)
 	}
-	return site
+	return ix, site
 }
 
 // pasteResults is the first ten results of paste searched as the page
