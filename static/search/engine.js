@@ -1361,7 +1361,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 6) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 7) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
@@ -1585,6 +1585,21 @@
     [/^terminate called after throwing an instance of /m, ["C++"]],
     [/^Uncaught |^\s*at .*\.(m?js|cjs|ts|tsx|jsx):\d+:\d+\)?$/m, ["JavaScript", "TypeScript"]]
   ];
+  // classShown: 1 when a record's class (or its part after the last "."
+  // or ":") stands in the paste as a runtime prints it ("TypeError: ",
+  // "java.io.IOException: "): of matches otherwise alike, one raised with
+  // the class the paste shows is the likelier answer.
+  function classShown(cut, cls) {
+    if (!cls) return 0;
+    var names = [cls], i = Math.max(cls.lastIndexOf("."), cls.lastIndexOf(":"));
+    if (i >= 0 && i + 1 < cls.length) names.push(cls.slice(i + 1));
+    for (var j = 0; j < names.length; j++) {
+      for (var at = cut.indexOf(names[j] + ": "); at >= 0; at = cut.indexOf(names[j] + ": ", at + 1)) {
+        if (at === 0 || !/[A-Za-z0-9_]/.test(cut.charAt(at - 1))) return 1;
+      }
+    }
+    return 0;
+  }
   function pasteLanguages(raw) {
     var out = Object.create(null), text = String(raw).slice(0, 20000).replace(/\r\n?/g, "\n");
     RUNTIMES.forEach(function (rt) { if (rt[0].test(text)) rt[1].forEach(function (l) { out[l] = true; }); });
@@ -1594,15 +1609,18 @@
   // those of the text results (textNums) whose whole message it holds.
   // Ordered by how much of the paste each pins down (a pattern's
   // required literals, a held message's length), then those raised in a
-  // language whose runtime printed the paste, then those whose pattern
-  // more of the matches share (the common spelling of an error), then
-  // those whose message the paste holds most of, then in the order of
-  // rank (a map doc -> rank of the text results).
+  // language whose runtime printed the paste, then those whose class the
+  // paste shows, then those that more of the matches alike in these
+  // answer too (the same spelling of the error, or the same message: the
+  // common form of an error), then those whose message the paste holds
+  // most of, then in the order of rank (a map doc -> rank of the text
+  // results).
+  var PROGRAM_KEYS = ["v", "prog", "lits", "ilits", "pin"]; // a program without its record's class
   function patternMatches(raw, filter, rank, textNums) {
     var P = root.ErrdocsPattern;
     if (!P || manifest.options.patterns !== 1) return Promise.resolve([]);
     var pasteWords = new Set(A.terms("errdocs_ident", raw.slice(0, 20000)));
-    var flat = squash(raw.slice(0, 20000)), langs = pasteLanguages(raw);
+    var cut = raw.slice(0, 20000), flat = squash(cut), langs = pasteLanguages(raw);
     return patternCandidates(raw, filter).then(function (nums) {
       return Promise.all([docsByNumber(nums, true), docsByNumber(textNums)]).then(function (v) {
         var hit = [], seen = new Set();
@@ -1611,8 +1629,9 @@
           var held = holdsMessage(flat, d.title);
           if (spec < 0 && !held) return;
           seen.add(n);
-          hit.push({ doc: n, pinned: Math.max(spec, held ? squash(d.title).length : 0), lang: langs[d.language] ? 1 : 0, fit: fit(d.title, pasteWords),
-            form: spec >= 0 ? "p" + JSON.stringify(d.pattern) : "m" + d.title });
+          hit.push({ doc: n, pinned: Math.max(spec, held ? squash(d.title).length : 0), lang: langs[d.language] ? 1 : 0,
+            cls: spec >= 0 ? classShown(cut, d.pattern.c) : 0, fit: fit(d.title, pasteWords), msg: d.title,
+            form: spec >= 0 ? "p" + JSON.stringify(d.pattern, PROGRAM_KEYS) : "m" + d.title });
         }
         nums.forEach(function (n, i) {
           var d = v[0][i], prog = d && d.pattern, ok = false;
@@ -1623,12 +1642,17 @@
           if (d && (ok || !prog)) add(n, d, ok ? specificity(prog) : -1);
         });
         textNums.forEach(function (n, i) { if (v[1][i]) add(n, v[1][i], -1); });
-        var forms = new Map();
-        hit.forEach(function (h) { forms.set(h.form, (forms.get(h.form) || 0) + 1); });
-        hit.forEach(function (h) { h.shared = forms.get(h.form); });
+        // shared: the matches of its language and class flag whose
+        // spelling or message is its own (those of both counted once)
+        var counts = new Map();
+        function count(key, add) { var n = (counts.get(key) || 0) + add; counts.set(key, n); return n; }
+        function keys(h) { var k = h.lang + " " + h.cls + " "; return [k + "f" + h.form, k + "m" + h.msg, k + "b" + h.form + "\u0000" + h.msg]; }
+        hit.forEach(function (h) { keys(h).forEach(function (k) { count(k, 1); }); });
+        hit.forEach(function (h) { var k = keys(h); h.shared = count(k[0], 0) + count(k[1], 0) - count(k[2], 0); });
         hit.sort(function (a, b) {
           var ra = rank.has(a.doc) ? rank.get(a.doc) : Infinity, rb = rank.has(b.doc) ? rank.get(b.doc) : Infinity;
-          return b.pinned - a.pinned || b.lang - a.lang || b.shared - a.shared || b.fit - a.fit || (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
+          return b.pinned - a.pinned || b.lang - a.lang || b.cls - a.cls || b.shared - a.shared || b.fit - a.fit ||
+            (ra === rb ? a.doc - b.doc : ra < rb ? -1 : 1);
         });
         return hit;
       });

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -47,7 +48,7 @@ func (x *exportRun) compilePatterns() error {
 				return err
 			}
 			expr := d.Pattern
-			binary.LittleEndian.PutUint64(next.PatSums[8*i:], patternSum(expr))
+			binary.LittleEndian.PutUint64(next.PatSums[8*i:], patternSum(expr, d.ErrorClass))
 			if expr == "" {
 				continue // no pattern: nothing to match, nothing unusable
 			}
@@ -59,7 +60,7 @@ func (x *exportRun) compilePatterns() error {
 				}
 				memo[expr] = p
 			}
-			x.patterns[i] = p
+			x.patterns[i] = withClass(p, d.ErrorClass)
 			if p == nil {
 				next.Unusable[i/64] |= 1 << (i % 64)
 			}
@@ -71,11 +72,33 @@ func (x *exportRun) compilePatterns() error {
 	return x.writePatternKeys()
 }
 
-// patternSum fingerprints a messagePattern: what its program and words
-// were made from.
-func patternSum(expr string) uint64 {
-	h := sha256.Sum256([]byte(expr))
+// patternSum fingerprints a messagePattern and the record's errorClass:
+// what its program entry and words were made from.
+func patternSum(expr, class string) uint64 {
+	h := sha256.Sum256([]byte(expr + "\x00" + class))
 	return binary.LittleEndian.Uint64(h[:8])
+}
+
+// withClass is a compiled program with the record's errorClass as its
+// member "c" (FORMAT.md m/): a paste that shows the class the record's
+// error is raised with ("TypeError: ...") names that record more likely
+// than one of another class whose pattern matches as well.
+func withClass(prog json.RawMessage, class string) json.RawMessage {
+	n := len(prog)
+	if class == "" || n < 2 || prog[0] != '{' || prog[n-1] != '}' {
+		return prog
+	}
+	c, err := json.Marshal(class)
+	if err != nil {
+		return prog
+	}
+	out := make(json.RawMessage, 0, n+len(c)+5)
+	out = append(out, prog[:n-1]...)
+	if len(bytes.TrimSpace(prog[1:n-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, `"c":`...)
+	return append(append(out, c...), '}')
 }
 
 func (s *exportState) patSum(doc int) uint64 {
@@ -107,7 +130,7 @@ func (x *exportRun) keepPatterns() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if patternSum(data.Pattern) != prev.patSum(int(d)) {
+		if patternSum(data.Pattern, data.ErrorClass) != prev.patSum(int(d)) {
 			return false, nil
 		}
 	}

@@ -79,7 +79,7 @@ func newPasteTwin(ix *index.Index) (*pasteTwin, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Title, d.Language = jsonString(d.Title), jsonString(d.Language)
+		d.Title, d.Language, d.ErrorClass = jsonString(d.Title), jsonString(d.Language), jsonString(d.ErrorClass)
 		tw.ids, tw.num[r.id] = append(tw.ids, r.id), i
 		tw.data = append(tw.data, d)
 		re, pin, form := compiledPattern(d.Pattern)
@@ -199,6 +199,8 @@ func (tw *pasteTwin) filterSet(filters map[string][]string) (map[int]bool, error
 // pasteHitOrder is one record a paste names exactly, with what orders it.
 type pasteHitOrder struct {
 	doc, pinned, lang, shared, rank int
+	cls                             int
+	msg                             string
 	fit                             float64
 	form                            string
 }
@@ -234,6 +236,11 @@ func (tw *pasteTwin) patternMatches(raw string, filter map[int]bool, head []Hit)
 		if langs[d.Language] {
 			h.lang = 1
 		}
+		h.msg = d.Title
+		if spec >= 0 {
+			// (engine.js knows a class from the record's program)
+			h.cls = classShown(cut, d.ErrorClass)
+		}
 		if spec < 0 {
 			h.form = "m" + d.Title
 		}
@@ -265,16 +272,23 @@ func (tw *pasteTwin) patternMatches(raw string, filter map[int]bool, head []Hit)
 }
 
 // sortPasteHits orders a paste's exact matches: more pinned text first,
-// then the paste's runtime's language, then the spelling more of them
-// share, then the message the paste holds most of, then text rank, then
-// doc number.
+// then the paste's runtime's language, then the record's class shown in
+// the paste, then the more records alike in these that share its
+// spelling of the error or its message, then the message the paste holds
+// most of, then text rank, then doc number.
 func sortPasteHits(hits []pasteHitOrder) {
-	forms := map[string]int{}
-	for _, h := range hits {
-		forms[h.form]++
+	type like struct {
+		lang, cls int
+		s, t      string
 	}
-	for i := range hits {
-		hits[i].shared = forms[hits[i].form]
+	forms, msgs, both := map[like]int{}, map[like]int{}, map[like]int{}
+	for _, h := range hits {
+		forms[like{h.lang, h.cls, h.form, ""}]++
+		msgs[like{h.lang, h.cls, "", h.msg}]++
+		both[like{h.lang, h.cls, h.form, h.msg}]++
+	}
+	for i, h := range hits {
+		hits[i].shared = forms[like{h.lang, h.cls, h.form, ""}] + msgs[like{h.lang, h.cls, "", h.msg}] - both[like{h.lang, h.cls, h.form, h.msg}]
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i], hits[j]
@@ -283,6 +297,8 @@ func sortPasteHits(hits []pasteHitOrder) {
 			return a.pinned > b.pinned
 		case a.lang != b.lang:
 			return a.lang > b.lang
+		case a.cls != b.cls:
+			return a.cls > b.cls
 		case a.shared != b.shared:
 			return a.shared > b.shared
 		case a.fit != b.fit:
@@ -507,4 +523,35 @@ func pasteLanguages(raw string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// classShown is engine.js classShown: 1 when the record's class (or its
+// part after the last "." or ":") stands in the paste as a runtime prints
+// it, before ": " and after no word character.
+func classShown(raw, class string) int {
+	if class == "" {
+		return 0
+	}
+	names := []string{class}
+	if i := strings.LastIndexAny(class, ".:"); i >= 0 && i+1 < len(class) {
+		names = append(names, class[i+1:])
+	}
+	for _, c := range names {
+		for at := 0; ; {
+			i := strings.Index(raw[at:], c+": ")
+			if i < 0 {
+				break
+			}
+			i += at
+			if i == 0 || !isWordByte(raw[i-1]) {
+				return 1
+			}
+			at = i + 1
+		}
+	}
+	return 0
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
