@@ -305,3 +305,39 @@ func TestEscapePathPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentNewestFirst checks Recent against every record sorted newest
+// first, then by repo and slug, for lengths picked one by one and sorted,
+// on times that tie often and come in no order, asked for in any order.
+func TestRecentNewestFirst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	var b Builder
+	times := []string{"2026-01-02T00:00:00Z", "2025-12-31T23:59:59Z", "", "2026-01-02T00:00:00+01:00", "2024-02-29T12:00:00Z"}
+	for i := range 700 {
+		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o%d/r", rng.IntN(9)), fmt.Sprintf("s%03d", rng.IntN(1000)), "")
+		r.Slug += fmt.Sprintf("-%d", i) // a repo's slugs are unique, as validated
+		r.AnalyzedAt = times[rng.IntN(len(times))]
+		b.Add(Summarize(r))
+	}
+	s := b.Build()
+	all := make([]int32, len(s.Summaries))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	slices.SortFunc(all, func(a, b int32) int {
+		x, y := &s.Summaries[a], &s.Summaries[b]
+		if c := strings.Compare(y.AnalyzedAt, x.AnalyzedAt); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.Repo, y.Repo); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Slug, y.Slug)
+	})
+	for _, n := range []int{5, 1, 50, 20, 0, maxPicked, maxPicked + 1, 699, 700, 900} {
+		want := all[:min(n, len(all))]
+		if got := s.Recent(n); !slices.Equal(got, want) {
+			t.Fatalf("Recent(%d) = %v..., want %v...", n, got[:min(5, len(got))], want[:min(5, len(want))])
+		}
+	}
+}
