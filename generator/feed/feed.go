@@ -103,6 +103,28 @@ func withSlash(base string) string {
 type page struct {
 	path    string
 	lastmod time.Time // zero when unknown
+	// A record's page (rec) has its repo in path and its path is
+	// repo/slug/ (fullPath): a plan holds every record's page to hash it
+	// (Key) and seldom writes it, so the path is not made until then.
+	rec  bool
+	slug string
+}
+
+// fullPath is the page's path.
+func (p page) fullPath() string {
+	if !p.rec {
+		return p.path
+	}
+	return p.path + "/" + p.slug + "/"
+}
+
+// withFullPaths returns pages with the path of each in path.
+func withFullPaths(pages []page) []page {
+	out := make([]page, len(pages))
+	for i, p := range pages {
+		out[i] = page{path: p.fullPath(), lastmod: p.lastmod}
+	}
+	return out
 }
 
 // Sitemaps is what the sitemap files are made from: every page they
@@ -127,7 +149,7 @@ func PlanSitemaps(s *model.Model, base string) *Sitemaps {
 	if base == "" || s == nil {
 		return nil
 	}
-	p := &Sitemaps{base: base}
+	p := &Sitemaps{base: base, records: make([]page, 0, len(s.Summaries))}
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
 	times := make([]time.Time, len(s.Summaries))
@@ -142,7 +164,7 @@ func PlanSitemaps(s *model.Model, base string) *Sitemaps {
 		if s.Canonical(int32(i)) != int32(i) || sum.Thin() {
 			continue
 		}
-		p.records = append(p.records, page{sum.Path(), times[i]})
+		p.records = append(p.records, page{path: sum.Repo, lastmod: times[i], rec: true, slug: sum.Slug})
 	}
 	p.bindings = bindingPages(s, times)
 	return p
@@ -157,8 +179,13 @@ func (p *Sitemaps) Key(h io.Writer) {
 	for _, set := range [][]page{p.records, p.bindings} {
 		b = binary.AppendUvarint(b, uint64(len(set)))
 		for _, pg := range set {
-			b = binary.AppendUvarint(b, uint64(len(pg.path)))
-			b = append(b, pg.path...)
+			if !pg.rec {
+				b = binary.AppendUvarint(b, uint64(len(pg.path)))
+				b = append(b, pg.path...)
+			} else { // fullPath's bytes
+				b = binary.AppendUvarint(b, uint64(len(pg.path)+len(pg.slug)+2))
+				b = append(append(append(append(b, pg.path...), '/'), pg.slug...), '/')
+			}
 			// what Format(time.RFC3339) shows: the instant and the offset
 			_, offset := pg.lastmod.Zone()
 			b = binary.AppendVarint(b, pg.lastmod.Unix())
@@ -180,7 +207,7 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 		prefix string
 		pages  []page
 	}{{"sitemap-", p.records}, {"sitemap-pages-", p.bindings}} {
-		files, err := shardFiles(set.pages, p.base, set.prefix)
+		files, err := shardFiles(withFullPaths(set.pages), p.base, set.prefix)
 		if err != nil {
 			return err
 		}
@@ -208,19 +235,19 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 func bindingPages(s *model.Model, times []time.Time) []page {
 	all := newest(times, nil, true)
 	out := []page{
-		{"", all},
-		{model.ReposPath, all},
-		{model.TagsPath, all},
-		{model.FamiliesPath, all},
+		{path: "", lastmod: all},
+		{path: model.ReposPath, lastmod: all},
+		{path: model.TagsPath, lastmod: all},
+		{path: model.FamiliesPath, lastmod: all},
 	}
 	for _, r := range s.Repos {
-		out = append(out, page{r.Path(), newest(times, r.Records, false)})
+		out = append(out, page{path: r.Path(), lastmod: newest(times, r.Records, false)})
 	}
 	for _, g := range s.Tags {
-		out = append(out, page{model.TagPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{path: model.TagPath(g.Name), lastmod: newest(times, g.Records, false)})
 	}
 	for _, g := range s.Families {
-		out = append(out, page{model.FamilyPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{path: model.FamilyPath(g.Name), lastmod: newest(times, g.Records, false)})
 	}
 	return out
 }
