@@ -103,28 +103,6 @@ func withSlash(base string) string {
 type page struct {
 	path    string
 	lastmod time.Time // zero when unknown
-	// A record's page (rec) has its repo in path and its path is
-	// repo/slug/ (fullPath): a plan holds every record's page to hash it
-	// (Key) and seldom writes it, so the path is not made until then.
-	rec  bool
-	slug string
-}
-
-// fullPath is the page's path.
-func (p page) fullPath() string {
-	if !p.rec {
-		return p.path
-	}
-	return p.path + "/" + p.slug + "/"
-}
-
-// withFullPaths returns pages with the path of each in path.
-func withFullPaths(pages []page) []page {
-	out := make([]page, len(pages))
-	for i, p := range pages {
-		out[i] = page{path: p.fullPath(), lastmod: p.lastmod}
-	}
-	return out
 }
 
 // Sitemaps is what the sitemap files are made from: every page they
@@ -138,8 +116,14 @@ func withFullPaths(pages []page) []page {
 // drag the record files with them, and a daily rebuild rewrites only the
 // record files that gained, lost or changed a record.
 type Sitemaps struct {
-	base              string
-	records, bindings []page
+	base     string
+	bindings []page
+	// The record pages listed, by model index, with every record's time:
+	// a plan is made on every build to be hashed (Key) and seldom
+	// written, so the record pages' paths are made only by Write.
+	model   *model.Model
+	records []int32
+	times   []time.Time
 }
 
 // PlanSitemaps lists the pages of s's sitemaps under base; nil without a
@@ -149,25 +133,33 @@ func PlanSitemaps(s *model.Model, base string) *Sitemaps {
 	if base == "" || s == nil {
 		return nil
 	}
-	p := &Sitemaps{base: base, records: make([]page, 0, len(s.Summaries))}
+	p := &Sitemaps{base: base, model: s, records: make([]int32, 0, len(s.Summaries))}
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
-	times := make([]time.Time, len(s.Summaries))
+	p.times = make([]time.Time, len(s.Summaries))
 	for i := range s.Summaries {
-		times[i] = parseTime(s.Summaries[i].AnalyzedAt)
+		p.times[i] = parseTime(s.Summaries[i].AnalyzedAt)
 	}
 	for i := range s.Summaries {
-		sum := &s.Summaries[i]
 		// Only pages left indexable are listed: a record that points its
 		// canonical link elsewhere, or a thin canonical one (noindex),
 		// would only make a crawler fetch a page it must not index.
-		if s.Canonical(int32(i)) != int32(i) || sum.Thin() {
+		if s.Canonical(int32(i)) != int32(i) || s.Summaries[i].Thin() {
 			continue
 		}
-		p.records = append(p.records, page{path: sum.Repo, lastmod: times[i], rec: true, slug: sum.Slug})
+		p.records = append(p.records, int32(i))
 	}
-	p.bindings = bindingPages(s, times)
+	p.bindings = bindingPages(s, p.times)
 	return p
+}
+
+// recordPages is the record pages listed.
+func (p *Sitemaps) recordPages() []page {
+	out := make([]page, len(p.records))
+	for k, i := range p.records {
+		out[k] = page{p.model.Summaries[i].Path(), p.times[i]}
+	}
+	return out
 }
 
 // Key writes to h everything the sitemap files are made from: two plans
@@ -176,28 +168,38 @@ func (p *Sitemaps) Key(h io.Writer) {
 	var b []byte
 	b = binary.AppendUvarint(b, uint64(len(p.base)))
 	b = append(b, p.base...)
-	for _, set := range [][]page{p.records, p.bindings} {
-		b = binary.AppendUvarint(b, uint64(len(set)))
-		for _, pg := range set {
-			if !pg.rec {
-				b = binary.AppendUvarint(b, uint64(len(pg.path)))
-				b = append(b, pg.path...)
-			} else { // fullPath's bytes
-				b = binary.AppendUvarint(b, uint64(len(pg.path)+len(pg.slug)+2))
-				b = append(append(append(append(b, pg.path...), '/'), pg.slug...), '/')
-			}
-			// what Format(time.RFC3339) shows: the instant and the offset
-			_, offset := pg.lastmod.Zone()
-			b = binary.AppendVarint(b, pg.lastmod.Unix())
-			b = binary.AppendVarint(b, int64(pg.lastmod.Nanosecond()))
-			b = binary.AppendVarint(b, int64(offset))
-			if len(b) > 64<<10 {
-				h.Write(b)
-				b = b[:0]
-			}
+	flush := func() {
+		if len(b) > 64<<10 {
+			h.Write(b)
+			b = b[:0]
 		}
 	}
+	// The record pages, as recordPages has them, without making them.
+	b = binary.AppendUvarint(b, uint64(len(p.records)))
+	for _, i := range p.records {
+		sum := &p.model.Summaries[i]
+		b = binary.AppendUvarint(b, uint64(len(sum.Repo)+len(sum.Slug)+2))
+		b = append(append(append(append(b, sum.Repo...), '/'), sum.Slug...), '/')
+		b = appendTimeKey(b, p.times[i])
+		flush()
+	}
+	b = binary.AppendUvarint(b, uint64(len(p.bindings)))
+	for _, pg := range p.bindings {
+		b = binary.AppendUvarint(b, uint64(len(pg.path)))
+		b = append(b, pg.path...)
+		b = appendTimeKey(b, pg.lastmod)
+		flush()
+	}
 	h.Write(b)
+}
+
+// appendTimeKey appends what Format(time.RFC3339) shows of t: the instant
+// and the offset.
+func appendTimeKey(b []byte, t time.Time) []byte {
+	_, offset := t.Zone()
+	b = binary.AppendVarint(b, t.Unix())
+	b = binary.AppendVarint(b, int64(t.Nanosecond()))
+	return binary.AppendVarint(b, int64(offset))
 }
 
 // Write writes the sitemap files and the index over them.
@@ -206,8 +208,8 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 	for _, set := range []struct {
 		prefix string
 		pages  []page
-	}{{"sitemap-", p.records}, {"sitemap-pages-", p.bindings}} {
-		files, err := shardFiles(withFullPaths(set.pages), p.base, set.prefix)
+	}{{"sitemap-", p.recordPages()}, {"sitemap-pages-", p.bindings}} {
+		files, err := shardFiles(set.pages, p.base, set.prefix)
 		if err != nil {
 			return err
 		}
@@ -235,19 +237,19 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 func bindingPages(s *model.Model, times []time.Time) []page {
 	all := newest(times, nil, true)
 	out := []page{
-		{path: "", lastmod: all},
-		{path: model.ReposPath, lastmod: all},
-		{path: model.TagsPath, lastmod: all},
-		{path: model.FamiliesPath, lastmod: all},
+		{"", all},
+		{model.ReposPath, all},
+		{model.TagsPath, all},
+		{model.FamiliesPath, all},
 	}
 	for _, r := range s.Repos {
-		out = append(out, page{path: r.Path(), lastmod: newest(times, r.Records, false)})
+		out = append(out, page{r.Path(), newest(times, r.Records, false)})
 	}
 	for _, g := range s.Tags {
-		out = append(out, page{path: model.TagPath(g.Name), lastmod: newest(times, g.Records, false)})
+		out = append(out, page{model.TagPath(g.Name), newest(times, g.Records, false)})
 	}
 	for _, g := range s.Families {
-		out = append(out, page{path: model.FamilyPath(g.Name), lastmod: newest(times, g.Records, false)})
+		out = append(out, page{model.FamilyPath(g.Name), newest(times, g.Records, false)})
 	}
 	return out
 }
