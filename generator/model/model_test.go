@@ -201,6 +201,29 @@ func TestSummaryBinary(t *testing.T) {
 	}
 }
 
+// TestSummaryDecoderSequence decodes many summaries with one decoder, as
+// a cache entry is read: values shared with the summary before, and
+// values that change from one to the next, each decode as encoded.
+func TestSummaryDecoderSequence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	repos := []string{"a/x", "a/x", "b/y", "", "a/xx"}
+	fams := []string{"fam", "", "other", "fam"}
+	var d SummaryDecoder
+	for i := range 300 {
+		r := rec(fmt.Sprintf("%016x", i+1), repos[rng.IntN(len(repos))], fmt.Sprintf("s%d", i), fams[rng.IntN(len(fams))], "t1")
+		r.Severity = []string{"error", "warning", "error", ""}[rng.IntN(4)]
+		r.FilePath = []string{"a.py", "b.go", "c", "a.py"}[rng.IntN(4)]
+		s := Summarize(r)
+		got, rest, err := d.Decode(s.AppendBinary(nil))
+		if err != nil || len(rest) != 0 {
+			t.Fatalf("summary %d: %v, %d bytes left", i, err, len(rest))
+		}
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", s) {
+			t.Fatalf("summary %d decoded %#v\nwant %#v", i, got, s)
+		}
+	}
+}
+
 // Listings are filled in listing order rather than sorted; they must hold
 // the same records in the same order as sorting each would give.
 func TestListingsOrder(t *testing.T) {
