@@ -273,6 +273,25 @@ func (s *Model) listingOrder() (order []int32, tied bool) {
 
 // groupTaxonomy puts the records, in order, in their tags and families.
 func (s *Model) groupTaxonomy(order []int32) {
+	// Two passes: the first makes the groups and counts their records,
+	// so that each group's table is made at its size, not grown by
+	// copying as it fills (fresh memory is dear).
+	counts := map[*Group]int{}
+	s.eachGroup(order, func(g *Group, _ int32) { counts[g]++ })
+	for g, n := range counts {
+		g.Records = make([]int32, 0, n)
+	}
+	s.eachGroup(order, func(g *Group, idx int32) {
+		// A record listing a tag twice is still listed once.
+		if n := len(g.Records); n == 0 || g.Records[n-1] != idx {
+			g.Records = append(g.Records, idx)
+		}
+	})
+}
+
+// eachGroup calls fn with each tag and the family of each record, in
+// order, making the groups as they are first seen.
+func (s *Model) eachGroup(order []int32, fn func(g *Group, idx int32)) {
 	for _, idx := range order {
 		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
@@ -282,10 +301,7 @@ func (s *Model) groupTaxonomy(order []int32) {
 				s.tagByName[t] = g
 				s.Tags = append(s.Tags, g)
 			}
-			// A record listing a tag twice is still listed once.
-			if n := len(g.Records); n == 0 || g.Records[n-1] != idx {
-				g.Records = append(g.Records, idx)
-			}
+			fn(g, idx)
 		}
 		if sum.Family != "" {
 			g := s.familyByName[sum.Family]
@@ -294,7 +310,7 @@ func (s *Model) groupTaxonomy(order []int32) {
 				s.familyByName[sum.Family] = g
 				s.Families = append(s.Families, g)
 			}
-			g.Records = append(g.Records, idx)
+			fn(g, idx)
 		}
 	}
 }
