@@ -60,7 +60,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 		}
 	}
 	if b.marked {
-		if err := ix.writeSide(); err != nil {
+		if _, err := ix.writeSide(); err != nil {
 			return st, err
 		}
 		if err := os.Remove(b.dirty); err != nil {
@@ -156,7 +156,7 @@ func (b *applyBatch) flush() error {
 	}
 	b.flushes++
 	b.batch.Reset()
-	return nil
+	return b.ix.spillSide()
 }
 
 // settle merges segments now, so that the export that follows and later

@@ -25,9 +25,10 @@ type Index struct {
 	bleve bleve.Index
 	side  map[string]sideEntry // by record id
 	log   sideLog              // the side store file's state (side.go)
-	// sideMap is the side store file as Open mapped it: the entries read
-	// from it refer to its bytes until Close.
-	sideMap *cachefile.Mapping
+	// sideMaps are the side store file as Open mapped it and as each
+	// spill (side.go) mapped it again: the entries read from them refer to
+	// their bytes until Close.
+	sideMaps []*cachefile.Mapping
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
 
@@ -123,12 +124,14 @@ func (ix *Index) Close() error {
 // closeSide forgets the entries read from the side store file and unmaps
 // it.
 func (ix *Index) closeSide() {
-	if ix.sideMap == nil {
+	if len(ix.sideMaps) == 0 {
 		return
 	}
 	ix.side = map[string]sideEntry{}
-	ix.sideMap.Close()
-	ix.sideMap = nil
+	for _, m := range ix.sideMaps {
+		m.Close()
+	}
+	ix.sideMaps = nil
 }
 
 // Bleve exposes the underlying index (for parity tests and diagnostics).

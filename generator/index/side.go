@@ -92,7 +92,7 @@ func (ix *Index) readSide() error {
 		m.Close()
 		return err
 	}
-	ix.sideMap = m
+	ix.sideMaps = append(ix.sideMaps, m)
 	return nil
 }
 
@@ -103,16 +103,9 @@ func (ix *Index) replayAll(data []byte) error {
 	if err != nil {
 		return errSideCorrupt
 	}
-	var bodies [][]byte
-	puts := 0
-	r := cachefile.NewReader(rest)
-	for r.Len() > 0 {
-		body := r.Entry()
-		if r.Err() != nil {
-			return errSideCorrupt
-		}
-		bodies = append(bodies, body)
-		puts += countPuts(body)
+	bodies, puts, err := sideSegments(rest)
+	if err != nil {
+		return err
 	}
 	ix.side = make(map[string]sideEntry, puts)
 	for _, body := range bodies {
@@ -121,6 +114,21 @@ func (ix *Index) replayAll(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// sideSegments checks and returns the segment bodies of data, and how many
+// puts they hold.
+func sideSegments(data []byte) (bodies [][]byte, puts int, err error) {
+	r := cachefile.NewReader(data)
+	for r.Len() > 0 {
+		body := r.Entry()
+		if r.Err() != nil {
+			return nil, 0, errSideCorrupt
+		}
+		bodies = append(bodies, body)
+		puts += countPuts(body)
+	}
+	return bodies, puts, nil
 }
 
 // countPuts counts the puts of a segment's body, to size the map: growing
@@ -206,10 +214,11 @@ func (ix *Index) noteSide(id string) {
 }
 
 // writeSide appends the changes since the last write as segments, or
-// rewrites the file compacted when more than half of it would be dead.
-func (ix *Index) writeSide() error {
+// rewrites the file compacted when more than half of it would be dead. It
+// returns where in the file the segments it wrote begin.
+func (ix *Index) writeSide() (from int64, err error) {
 	if len(ix.log.changed) == 0 {
-		return nil
+		return 0, nil
 	}
 	path := filepath.Join(ix.dir, sideFile)
 	ids := make([]string, 0, len(ix.log.changed))
@@ -225,21 +234,24 @@ func (ix *Index) writeSide() error {
 	}
 	sort.Strings(ids)
 	if _, err := rand.Read(ix.log.generation[:]); err != nil {
-		return err
+		return 0, err
 	}
 	var f *os.File
-	var err error
 	if compact {
 		f, err = os.Create(path + ".tmp")
 	} else {
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	}
 	if err != nil {
-		return fmt.Errorf("side store: %w", err)
+		return 0, fmt.Errorf("side store: %w", err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		bw.Write(cachefile.Begin(nil, sideKind, sideVersion))
+		head := cachefile.Begin(nil, sideKind, sideVersion)
+		bw.Write(head)
+		from = int64(len(head))
+	} else if err == nil {
+		from = st.Size()
 	}
 	// Segments of at most sideChunk entries, each with the new generation:
 	// a cold build's half a million entries are not put in one buffer.
@@ -270,7 +282,7 @@ func (ix *Index) writeSide() error {
 		err = os.Rename(path+".tmp", path)
 	}
 	if err != nil {
-		return fmt.Errorf("side store: %w", err)
+		return 0, fmt.Errorf("side store: %w", err)
 	}
 	if compact {
 		ix.log.entries = len(ids)
@@ -278,6 +290,50 @@ func (ix *Index) writeSide() error {
 		ix.log.entries += len(ids)
 	}
 	ix.log.changed = nil
+	return from, nil
+}
+
+// sideSpill is how many entries put or deleted since the side store file
+// was written make an Apply write them (spillSide): at half a million
+// records a cold build's doc data would otherwise stay on the heap until
+// the end of the indexing, which is where the collector then ran back to
+// back against the soft memory limit.
+var sideSpill = 16384
+
+// spillSide writes the changes so far when they are many, maps the file
+// again and points their entries at its bytes, so that their sort keys and
+// doc data leave the heap. The file is written under the dirty marker
+// Apply already set.
+func (ix *Index) spillSide() error {
+	if len(ix.log.changed) < sideSpill {
+		return nil
+	}
+	from, err := ix.writeSide()
+	if err != nil {
+		return err
+	}
+	m, err := cachefile.Map(filepath.Join(ix.dir, sideFile))
+	if err != nil {
+		return fmt.Errorf("side store: %w", err)
+	}
+	ix.sideMaps = append(ix.sideMaps, m)
+	data := m.Bytes()
+	if from <= 0 || from > int64(len(data)) {
+		return errSideCorrupt
+	}
+	bodies, _, err := sideSegments(data[from:])
+	if err != nil {
+		return err
+	}
+	// Replaying what was just written changes no entry's content, only
+	// where its bytes are; the file's entry count is writeSide's.
+	entries := ix.log.entries
+	for _, body := range bodies {
+		if err := ix.replay(body); err != nil {
+			return err
+		}
+	}
+	ix.log.entries = entries
 	return nil
 }
 

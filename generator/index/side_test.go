@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
@@ -118,7 +119,7 @@ func TestSideMappedSurvivesWrites(t *testing.T) {
 	if ix, err = Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if ix.sideMap == nil || len(ix.sideMap.Bytes()) == 0 {
+	if len(ix.sideMaps) == 0 || len(ix.sideMaps[0].Bytes()) == 0 {
 		t.Fatal("the side store was not mapped")
 	}
 	// What the records' doc data and sort keys are, read from the mapping.
@@ -308,4 +309,92 @@ func TestDocDataEncoding(t *testing.T) {
 			t.Fatal("trailing byte accepted")
 		}
 	}
+}
+
+// TestSideSpill checks that an Apply of many records writes the side store
+// as it goes and reads the entries it wrote from the file (their bytes
+// leave the heap), and that the entries, the file reopened and a rebuild
+// that compacts the file mid-way are as without spilling.
+func TestSideSpill(t *testing.T) {
+	defer func(spill, slack int) { sideSpill, sideSlack = spill, slack }(sideSpill, sideSlack)
+	recs := genRecords(300, 11)
+	build := func(spill int, dir string) *Index {
+		sideSpill = spill
+		ix, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.BatchSize = 40
+		if _, err := ix.Sync(Records(recs)); err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	plain := build(1<<30, filepath.Join(t.TempDir(), "plain"))
+	defer plain.Close()
+	want := cloneSide(plain.side)
+
+	dir := filepath.Join(t.TempDir(), "spilled")
+	ix := build(50, dir)
+	if got := cloneSide(ix.side); !reflect.DeepEqual(got, want) {
+		t.Fatal("a spilled side store holds other entries than one kept in memory")
+	}
+	inMaps := 0
+	for _, e := range ix.side {
+		if mappedIn(ix, e.Blob) && mappedIn(ix, unsafe.Slice(unsafe.StringData(e.SortKey), len(e.SortKey))) {
+			inMaps++
+		}
+	}
+	// The entries after the last spill (fewer than sideSpill) stay on the
+	// heap until Apply's final write.
+	if len(ix.sideMaps) < 2 || inMaps < len(recs)-50 {
+		t.Fatalf("%d mappings, %d of %d entries read from them: the side store did not spill", len(ix.sideMaps), inMaps, len(recs))
+	}
+	ix.Close()
+	if ix, err := Open(dir); err != nil {
+		t.Fatal(err)
+	} else {
+		if got := cloneSide(ix.side); !reflect.DeepEqual(got, want) {
+			t.Fatal("a spilled side store reopened to other entries")
+		}
+		ix.Close()
+	}
+
+	// Every record edited, with compactions on: a spill may rename a new
+	// file over the mapped one.
+	sideSlack = 0
+	for i := range recs {
+		recs[i].Documentation += " edited"
+	}
+	ix = build(50, dir)
+	plain2 := build(1<<30, filepath.Join(t.TempDir(), "plain2"))
+	want = cloneSide(plain2.side)
+	plain2.Close()
+	if got := cloneSide(ix.side); !reflect.DeepEqual(got, want) {
+		t.Fatal("after a rebuild of every record, a spilled side store holds other entries")
+	}
+	ix.Close()
+	if ix, err := Open(dir); err != nil {
+		t.Fatal(err)
+	} else {
+		defer ix.Close()
+		if got := cloneSide(ix.side); !reflect.DeepEqual(got, want) {
+			t.Fatal("after a rebuild of every record, a spilled side store reopened to other entries")
+		}
+	}
+}
+
+// mappedIn reports whether b lies in one of the index's side store mappings.
+func mappedIn(ix *Index, b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for _, m := range ix.sideMaps {
+		d := m.Bytes()
+		if len(d) > 0 && p >= uintptr(unsafe.Pointer(&d[0])) && p < uintptr(unsafe.Pointer(&d[0]))+uintptr(len(d)) {
+			return true
+		}
+	}
+	return false
 }
