@@ -116,8 +116,14 @@ type page struct {
 // drag the record files with them, and a daily rebuild rewrites only the
 // record files that gained, lost or changed a record.
 type Sitemaps struct {
-	base              string
-	records, bindings []page
+	base     string
+	bindings []page
+	// The record pages listed, by model index, with every record's time:
+	// a plan is made on every build to be hashed (Key) and seldom
+	// written, so the record pages' paths are made only by Write.
+	model   *model.Model
+	records []int32
+	times   []time.Time
 }
 
 // PlanSitemaps lists the pages of s's sitemaps under base; nil without a
@@ -127,25 +133,33 @@ func PlanSitemaps(s *model.Model, base string) *Sitemaps {
 	if base == "" || s == nil {
 		return nil
 	}
-	p := &Sitemaps{base: base}
+	p := &Sitemaps{base: base, model: s, records: make([]int32, 0, len(s.Summaries))}
 	// Each record's time, parsed once: the binding pages take the newest
 	// of their records', and a record is on several (repo, tags, family).
-	times := make([]time.Time, len(s.Summaries))
+	p.times = make([]time.Time, len(s.Summaries))
 	for i := range s.Summaries {
-		times[i] = parseTime(s.Summaries[i].AnalyzedAt)
+		p.times[i] = parseTime(s.Summaries[i].AnalyzedAt)
 	}
 	for i := range s.Summaries {
-		sum := &s.Summaries[i]
 		// Only pages left indexable are listed: a record that points its
 		// canonical link elsewhere, or a thin canonical one (noindex),
 		// would only make a crawler fetch a page it must not index.
-		if s.Canonical(int32(i)) != int32(i) || sum.Thin() {
+		if s.Canonical(int32(i)) != int32(i) || s.Summaries[i].Thin() {
 			continue
 		}
-		p.records = append(p.records, page{sum.Path(), times[i]})
+		p.records = append(p.records, int32(i))
 	}
-	p.bindings = bindingPages(s, times)
+	p.bindings = bindingPages(s, p.times)
 	return p
+}
+
+// recordPages is the record pages listed.
+func (p *Sitemaps) recordPages() []page {
+	out := make([]page, len(p.records))
+	for k, i := range p.records {
+		out[k] = page{p.model.Summaries[i].Path(), p.times[i]}
+	}
+	return out
 }
 
 // Key writes to h everything the sitemap files are made from: two plans
@@ -154,23 +168,38 @@ func (p *Sitemaps) Key(h io.Writer) {
 	var b []byte
 	b = binary.AppendUvarint(b, uint64(len(p.base)))
 	b = append(b, p.base...)
-	for _, set := range [][]page{p.records, p.bindings} {
-		b = binary.AppendUvarint(b, uint64(len(set)))
-		for _, pg := range set {
-			b = binary.AppendUvarint(b, uint64(len(pg.path)))
-			b = append(b, pg.path...)
-			// what Format(time.RFC3339) shows: the instant and the offset
-			_, offset := pg.lastmod.Zone()
-			b = binary.AppendVarint(b, pg.lastmod.Unix())
-			b = binary.AppendVarint(b, int64(pg.lastmod.Nanosecond()))
-			b = binary.AppendVarint(b, int64(offset))
-			if len(b) > 64<<10 {
-				h.Write(b)
-				b = b[:0]
-			}
+	flush := func() {
+		if len(b) > 64<<10 {
+			h.Write(b)
+			b = b[:0]
 		}
 	}
+	// The record pages, as recordPages has them, without making them.
+	b = binary.AppendUvarint(b, uint64(len(p.records)))
+	for _, i := range p.records {
+		sum := &p.model.Summaries[i]
+		b = binary.AppendUvarint(b, uint64(len(sum.Repo)+len(sum.Slug)+2))
+		b = append(append(append(append(b, sum.Repo...), '/'), sum.Slug...), '/')
+		b = appendTimeKey(b, p.times[i])
+		flush()
+	}
+	b = binary.AppendUvarint(b, uint64(len(p.bindings)))
+	for _, pg := range p.bindings {
+		b = binary.AppendUvarint(b, uint64(len(pg.path)))
+		b = append(b, pg.path...)
+		b = appendTimeKey(b, pg.lastmod)
+		flush()
+	}
 	h.Write(b)
+}
+
+// appendTimeKey appends what Format(time.RFC3339) shows of t: the instant
+// and the offset.
+func appendTimeKey(b []byte, t time.Time) []byte {
+	_, offset := t.Zone()
+	b = binary.AppendVarint(b, t.Unix())
+	b = binary.AppendVarint(b, int64(t.Nanosecond()))
+	return binary.AppendVarint(b, int64(offset))
 }
 
 // Write writes the sitemap files and the index over them.
@@ -179,7 +208,7 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 	for _, set := range []struct {
 		prefix string
 		pages  []page
-	}{{"sitemap-", p.records}, {"sitemap-pages-", p.bindings}} {
+	}{{"sitemap-", p.recordPages()}, {"sitemap-pages-", p.bindings}} {
 		files, err := shardFiles(set.pages, p.base, set.prefix)
 		if err != nil {
 			return err

@@ -33,6 +33,10 @@ func (s *Summary) AppendBinary(b []byte) []byte {
 type SummaryDecoder struct {
 	strs map[string]string
 	own  []byte // a summary's own strings, before they become one
+	// last is each shared field's last value: the summaries of one file
+	// share their repo and mostly their severity, family and language,
+	// so most values are the last one, found without the map.
+	last [len(sharedField)]string
 }
 
 var errShort = errors.New("summary: truncated")
@@ -95,7 +99,12 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	f := [12]string{0: string(raw[0])}
 	for i, v := range raw[1:] {
 		if sharedField[i+1] {
-			f[i+1] = shared(v)
+			if last := d.last[i+1]; last == string(v) {
+				f[i+1] = last
+			} else {
+				f[i+1] = shared(v)
+				d.last[i+1] = f[i+1]
+			}
 			continue
 		}
 		f[i+1], own = own[:len(v)], own[len(v):]

@@ -145,8 +145,8 @@ type Model struct {
 	familyByName map[string]*Group
 	canonical    []int32 // canonical record of each record's group (itself when alone)
 	sums         [][16]byte
-	recentOnce   sync.Once
-	recent       []int32 // every record, newest first
+	recentMu     sync.Mutex
+	recent       []int32 // the newest records, newest first (Recent)
 	related      [][]int32
 	severities   map[string]int
 }
@@ -227,10 +227,13 @@ func (b *Builder) Build() *Model {
 // groupRepos counts severities and puts each record in its repo: the
 // repos in name order, each one's records in slug order.
 func (s *Model) groupRepos() {
+	var r *Repo // the last record's: a file's records are one repo's
 	for i := range s.Summaries {
 		sum := &s.Summaries[i]
 		s.severities[sum.Severity]++
-		r := s.repoByName[sum.Repo]
+		if r == nil || r.Name != sum.Repo {
+			r = s.repoByName[sum.Repo]
+		}
 		if r == nil {
 			r = &Repo{Name: sum.Repo}
 			s.repoByName[sum.Repo] = r
@@ -270,6 +273,25 @@ func (s *Model) listingOrder() (order []int32, tied bool) {
 
 // groupTaxonomy puts the records, in order, in their tags and families.
 func (s *Model) groupTaxonomy(order []int32) {
+	// Two passes: the first makes the groups and counts their records,
+	// so that each group's table is made at its size, not grown by
+	// copying as it fills (fresh memory is dear).
+	counts := map[*Group]int{}
+	s.eachGroup(order, func(g *Group, _ int32) { counts[g]++ })
+	for g, n := range counts {
+		g.Records = make([]int32, 0, n)
+	}
+	s.eachGroup(order, func(g *Group, idx int32) {
+		// A record listing a tag twice is still listed once.
+		if n := len(g.Records); n == 0 || g.Records[n-1] != idx {
+			g.Records = append(g.Records, idx)
+		}
+	})
+}
+
+// eachGroup calls fn with each tag and the family of each record, in
+// order, making the groups as they are first seen.
+func (s *Model) eachGroup(order []int32, fn func(g *Group, idx int32)) {
 	for _, idx := range order {
 		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
@@ -279,10 +301,7 @@ func (s *Model) groupTaxonomy(order []int32) {
 				s.tagByName[t] = g
 				s.Tags = append(s.Tags, g)
 			}
-			// A record listing a tag twice is still listed once.
-			if n := len(g.Records); n == 0 || g.Records[n-1] != idx {
-				g.Records = append(g.Records, idx)
-			}
+			fn(g, idx)
 		}
 		if sum.Family != "" {
 			g := s.familyByName[sum.Family]
@@ -291,7 +310,7 @@ func (s *Model) groupTaxonomy(order []int32) {
 				s.familyByName[sum.Family] = g
 				s.Families = append(s.Families, g)
 			}
-			g.Records = append(g.Records, idx)
+			fn(g, idx)
 		}
 	}
 }
@@ -450,21 +469,54 @@ func (s *Model) TopRepos(n int) []*Repo {
 }
 
 // Recent returns the n most recently analysed records, newest first (ties by
-// path, so the list is deterministic).
+// path, so the list is deterministic). The caller must not change it.
 func (s *Model) Recent(n int) []int32 {
-	s.recentOnce.Do(func() {
+	s.recentMu.Lock()
+	defer s.recentMu.Unlock()
+	n = max(0, min(n, len(s.Summaries)))
+	if n > len(s.recent) {
+		s.recent = s.newest(n)
+	}
+	return s.recent[:n]
+}
+
+// maxPicked is the most records newest picks one by one; a longer list
+// is had by sorting every record.
+const maxPicked = 256
+
+// newest returns the n newest records in Recent's order. The pages ask
+// for a few dozen: they are picked in one pass over the records, not by
+// sorting every record for them.
+func (s *Model) newest(n int) []int32 {
+	if n > maxPicked {
 		ids := make([]int32, len(s.Summaries))
 		for i := range ids {
 			ids[i] = int32(i)
 		}
-		slices.SortFunc(ids, func(a, b int32) int {
-			x, y := &s.Summaries[a], &s.Summaries[b]
-			return cmp.Or(strings.Compare(y.AnalyzedAt, x.AnalyzedAt),
-				strings.Compare(x.Repo, y.Repo), strings.Compare(x.Slug, y.Slug))
-		})
-		s.recent = ids
-	})
-	return s.recent[:min(n, len(s.recent))]
+		slices.SortFunc(ids, s.newer)
+		return ids[:n]
+	}
+	top := make([]int32, 0, n+1) // sorted, newest first
+	for i := range s.Summaries {
+		id := int32(i)
+		if len(top) == n && s.newer(id, top[n-1]) >= 0 {
+			continue
+		}
+		k, _ := slices.BinarySearchFunc(top, id, s.newer)
+		top = slices.Insert(top, k, id)
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
+}
+
+// newer orders records newest first, then by path; the index breaks a
+// tie that validation rules out (one repo and slug twice).
+func (s *Model) newer(a, b int32) int {
+	x, y := &s.Summaries[a], &s.Summaries[b]
+	return cmp.Or(strings.Compare(y.AnalyzedAt, x.AnalyzedAt),
+		strings.Compare(x.Repo, y.Repo), strings.Compare(x.Slug, y.Slug), cmp.Compare(a, b))
 }
 
 // Canonical returns the record whose page is canonical for record i's group

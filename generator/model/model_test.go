@@ -201,6 +201,29 @@ func TestSummaryBinary(t *testing.T) {
 	}
 }
 
+// TestSummaryDecoderSequence decodes many summaries with one decoder, as
+// a cache entry is read: values shared with the summary before, and
+// values that change from one to the next, each decode as encoded.
+func TestSummaryDecoderSequence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	repos := []string{"a/x", "a/x", "b/y", "", "a/xx"}
+	fams := []string{"fam", "", "other", "fam"}
+	var d SummaryDecoder
+	for i := range 300 {
+		r := rec(fmt.Sprintf("%016x", i+1), repos[rng.IntN(len(repos))], fmt.Sprintf("s%d", i), fams[rng.IntN(len(fams))], "t1")
+		r.Severity = []string{"error", "warning", "error", ""}[rng.IntN(4)]
+		r.FilePath = []string{"a.py", "b.go", "c", "a.py"}[rng.IntN(4)]
+		s := Summarize(r)
+		got, rest, err := d.Decode(s.AppendBinary(nil))
+		if err != nil || len(rest) != 0 {
+			t.Fatalf("summary %d: %v, %d bytes left", i, err, len(rest))
+		}
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", s) {
+			t.Fatalf("summary %d decoded %#v\nwant %#v", i, got, s)
+		}
+	}
+}
+
 // Listings are filled in listing order rather than sorted; they must hold
 // the same records in the same order as sorting each would give.
 func TestListingsOrder(t *testing.T) {
@@ -302,6 +325,42 @@ func TestEscapePathPlain(t *testing.T) {
 		}
 		if got, want := EscapePath(string(b)), slow(string(b)); got != want {
 			t.Fatalf("EscapePath(%q) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestRecentNewestFirst checks Recent against every record sorted newest
+// first, then by repo and slug, for lengths picked one by one and sorted,
+// on times that tie often and come in no order, asked for in any order.
+func TestRecentNewestFirst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	var b Builder
+	times := []string{"2026-01-02T00:00:00Z", "2025-12-31T23:59:59Z", "", "2026-01-02T00:00:00+01:00", "2024-02-29T12:00:00Z"}
+	for i := range 700 {
+		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o%d/r", rng.IntN(9)), fmt.Sprintf("s%03d", rng.IntN(1000)), "")
+		r.Slug += fmt.Sprintf("-%d", i) // a repo's slugs are unique, as validated
+		r.AnalyzedAt = times[rng.IntN(len(times))]
+		b.Add(Summarize(r))
+	}
+	s := b.Build()
+	all := make([]int32, len(s.Summaries))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	slices.SortFunc(all, func(a, b int32) int {
+		x, y := &s.Summaries[a], &s.Summaries[b]
+		if c := strings.Compare(y.AnalyzedAt, x.AnalyzedAt); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.Repo, y.Repo); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Slug, y.Slug)
+	})
+	for _, n := range []int{5, 1, 50, 20, 0, maxPicked, maxPicked + 1, 699, 700, 900} {
+		want := all[:min(n, len(all))]
+		if got := s.Recent(n); !slices.Equal(got, want) {
+			t.Fatalf("Recent(%d) = %v..., want %v...", n, got[:min(5, len(got))], want[:min(5, len(want))])
 		}
 	}
 }

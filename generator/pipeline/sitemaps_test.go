@@ -76,4 +76,14 @@ func TestSitemapsKeptUnlessTheirPagesChanged(t *testing.T) {
 	if _, text2 := look(); !strings.Contains(text2, "<lastmod>"+when+"</lastmod>") {
 		t.Fatalf("a new analyzedAt is not in the sitemap:\n%s", text2)
 	}
+	// A record page's path is its repo and slug: a new slug, the same
+	// times, makes the files again.
+	recs[5] = distinct(5, func(r map[string]any) { r["slug"] = "renamed-page-five" })
+	writeRecords(t, file, recs...)
+	if build().SitemapsKept {
+		t.Error("a renamed record page kept the sitemaps")
+	}
+	if _, text3 := look(); !strings.Contains(text3, "/renamed-page-five/</loc>") {
+		t.Fatalf("a renamed record page is not in the sitemap:\n%s", text3)
+	}
 }

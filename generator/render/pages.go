@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"sync"
 
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
@@ -466,8 +467,26 @@ func hashRepo(h hash.Hash, rp *model.Repo) {
 }
 
 func hashRecords(h hash.Hash, s *model.Model, ids []int32) {
+	// The sums are written to h in runs from one buffer, pooled: a sum
+	// passed alone would escape to the heap, one allocation per record
+	// per listing it is in.
+	bp := sumBuffers.Get().(*[]byte)
+	b := (*bp)[:0]
 	for _, i := range ids {
 		sum := s.Sum(i)
-		h.Write(sum[:])
+		b = append(b, sum[:]...)
+		if len(b) >= cap(b)-len(sum) {
+			h.Write(b)
+			b = b[:0]
+		}
 	}
+	h.Write(b)
+	*bp = b
+	sumBuffers.Put(bp)
 }
+
+// sumBuffers holds hashRecords' buffers.
+var sumBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4<<10)
+	return &b
+}}

@@ -91,12 +91,17 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 			ps = append(ps, Problem{"id", "already used by " + s.where(first)})
 		}
 	}
-	ps = append(ps, repoPathProblems(rec.Repo)...)
-	folded := foldedRepo(rec.Repo)
-	if other, ok := s.folded[folded]; ok && other != rec.Repo {
-		ps = append(ps, Problem{"repo", fmt.Sprintf("%.80q and %.80q are one folder on file systems that ignore case or Unicode normalisation (macOS, Windows); the first seen is kept", other, rec.Repo)})
-	}
+	// A repo that has slugs was judged when its first record was added:
+	// its name passed the rules then, which depend on nothing else.
 	bySlug := s.slugs[rec.Repo]
+	folded := ""
+	if bySlug == nil {
+		ps = append(ps, repoPathProblems(rec.Repo)...)
+		folded = foldedRepo(rec.Repo)
+		if other, ok := s.folded[folded]; ok && other != rec.Repo {
+			ps = append(ps, Problem{"repo", fmt.Sprintf("%.80q and %.80q are one folder on file systems that ignore case or Unicode normalisation (macOS, Windows); the first seen is kept", other, rec.Repo)})
+		}
+	}
 	if first, ok := bySlug[rec.Slug]; ok {
 		ps = append(ps, Problem{"slug", "already used in " + rec.Repo + " by " + s.where(first)})
 	}

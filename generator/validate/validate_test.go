@@ -3,6 +3,7 @@ package validate_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -304,6 +305,32 @@ func TestSetDuplicates(t *testing.T) {
 	}
 	if ps := s.Add(record.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
 		t.Errorf("dup: %v", ps)
+	}
+}
+
+// TestSetRepoNames checks the repo rules of a Set at every record: a repo
+// whose name breaks them, or folds onto a repo seen first, is refused
+// each time, however many records the first repo has by then.
+func TestSetRepoNames(t *testing.T) {
+	s := validate.NewSet()
+	id := 0
+	add := func(repo, slug string) []validate.Problem {
+		id++
+		r := record.Record{ID: fmt.Sprintf("%016x", id), Repo: repo, Slug: slug}
+		return s.Add(record.Source{File: "a.json", Index: id}, &r)
+	}
+	for round := range 3 {
+		for k := range 4 {
+			if ps := add("Jax-ML/jax", fmt.Sprintf("s%d-%d", round, k)); ps != nil {
+				t.Fatalf("first repo, round %d: %v", round, ps)
+			}
+		}
+		if ps := add("jax-ml/JAX", fmt.Sprintf("t%d", round)); len(ps) != 1 || ps[0].Field != "repo" || !strings.Contains(ps[0].Rule, "one folder") {
+			t.Errorf("folded repo, round %d: %v", round, ps)
+		}
+		if ps := add("../x", fmt.Sprintf("u%d", round)); len(ps) == 0 || ps[0].Field != "repo" {
+			t.Errorf("repo with ..: round %d: %v", round, ps)
+		}
 	}
 }
 
