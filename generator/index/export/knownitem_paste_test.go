@@ -27,14 +27,7 @@ import (
 //
 //	go test ./generator/index/export -run '^$' -bench KnownItemPaste -benchtime 1x
 func BenchmarkKnownItemPaste(b *testing.B) {
-	n, nq := knownItemSizes()
-	recs := knownItemRecords(b, n)
-	var qs []knownitem.Query
-	for _, q := range knownitem.Make(recs, nq, 5) {
-		if q.Kind == "paste" {
-			qs = append(qs, q)
-		}
-	}
+	recs, qs := knownItemPastes(b)
 	ps := newPasteSet(recs)
 	// ERRDOCS_PASTE_SITE=DIR keeps the exported site there, to try
 	// engine changes without exporting again
@@ -72,13 +65,9 @@ func BenchmarkKnownItemPaste(b *testing.B) {
 	}
 }
 
-// BenchmarkKnownItemPasteTwin is BenchmarkKnownItemPaste through the Go
-// twin of engine.js's paste search (querypaste_test.go; TestPasteParity
-// holds the two equal): the fast way to try another order of a paste's
-// exact matches before writing it in engine.js.
-//
-//	go test ./generator/index/export -run '^$' -bench KnownItemPasteTwin -benchtime 1x
-func BenchmarkKnownItemPasteTwin(b *testing.B) {
+// knownItemPastes returns the known-item benchmarks' records and their
+// paste queries.
+func knownItemPastes(b *testing.B) ([]record.Record, []knownitem.Query) {
 	n, nq := knownItemSizes()
 	recs := knownItemRecords(b, n)
 	var qs []knownitem.Query
@@ -87,6 +76,17 @@ func BenchmarkKnownItemPasteTwin(b *testing.B) {
 			qs = append(qs, q)
 		}
 	}
+	return recs, qs
+}
+
+// BenchmarkKnownItemPasteTwin is BenchmarkKnownItemPaste through the Go
+// twin of engine.js's paste search (querypaste_test.go; TestPasteParity
+// holds the two equal): the fast way to try another order of a paste's
+// exact matches before writing it in engine.js.
+//
+//	go test ./generator/index/export -run '^$' -bench KnownItemPasteTwin -benchtime 1x
+func BenchmarkKnownItemPasteTwin(b *testing.B) {
+	recs, qs := knownItemPastes(b)
 	ps := newPasteSet(recs)
 	ix, _ := exportedIndex(b, recs)
 	tw, err := newPasteTwin(ix)
