@@ -309,7 +309,9 @@ func (ix *Index) spillSide() error {
 		return nil
 	}
 	from, err := ix.writeSide()
-	if err != nil {
+	if err != nil || from <= 0 {
+		// Written, but where is unknown (the file could not be looked
+		// at): the entries stay on the heap, which is only slower.
 		return err
 	}
 	m, err := cachefile.Map(filepath.Join(ix.dir, sideFile))
@@ -318,7 +320,7 @@ func (ix *Index) spillSide() error {
 	}
 	ix.sideMaps = append(ix.sideMaps, m)
 	data := m.Bytes()
-	if from <= 0 || from > int64(len(data)) {
+	if from > int64(len(data)) {
 		return errSideCorrupt
 	}
 	bodies, _, err := sideSegments(data[from:])
