@@ -336,6 +336,10 @@ func (ix *Index) spillSide() error {
 		}
 	}
 	ix.log.entries = entries
+	// The replay touched the pages just written; nothing reads them again
+	// until the export, so they need not stay in the build's resident
+	// memory beside its heap until then.
+	m.Evict(int(from))
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/errdocs/errdocs/internal/resident"
 )
 
 func sample() []byte {
@@ -225,5 +227,39 @@ func TestWriteSealed(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
 		t.Fatal("rewritten with other bytes")
+	}
+}
+
+// TestEvictLeavesContent checks that an evicted mapping's pages leave the
+// process's resident memory and read back the file's bytes when touched.
+func TestEvictLeavesContent(t *testing.T) {
+	const size = 32 << 20
+	path := filepath.Join(t.TempDir(), "mapped")
+	want := make([]byte, size)
+	for i := range want {
+		want[i] = byte(i*7 + i>>12)
+	}
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Map(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if !bytes.Equal(m.Bytes(), want) { // touches every page
+		t.Fatal("the mapping does not hold the file's bytes")
+	}
+	touched, ok := resident.FileResident()
+	if !ok {
+		t.Skip("the system does not say what mapped files hold resident")
+	}
+	m.Evict(0)
+	evicted, _ := resident.FileResident()
+	if touched-evicted < size*9/10 {
+		t.Errorf("evicting a %d-byte mapping freed %d resident bytes", size, touched-evicted)
+	}
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Error("an evicted mapping reads other bytes than the file's")
 	}
 }

@@ -76,3 +76,18 @@ func (m *Mapping) Close() error {
 	m.data = nil
 	return unix.Munmap(data)
 }
+
+// Evict lets the pages of the mapping from byte offset from on (rounded
+// up to a page) leave the process's resident memory: the kernel keeps
+// them in its page cache, and a later touch maps them again. A build that
+// maps what it has just written and reads it only much later (the side
+// store's spilled entries) would otherwise hold every page it touched
+// resident beside its heap. It is advice: an error changes nothing.
+func (m *Mapping) Evict(from int) {
+	page := os.Getpagesize()
+	from = (from + page - 1) / page * page
+	if m == nil || from < 0 || from >= len(m.data) {
+		return
+	}
+	unix.Madvise(m.data[from:], unix.MADV_DONTNEED)
+}
