@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -19,12 +20,12 @@ import (
 
 // Has reports whether the index holds a record with this id.
 func (ix *Index) Has(id string) bool {
-	_, ok := ix.side[id]
+	_, ok := ix.side.get(id)
 	return ok
 }
 
 // Len is the number of records in the index.
-func (ix *Index) Len() int { return len(ix.side) }
+func (ix *Index) Len() int { return ix.side.len() }
 
 // Apply updates the index from a change set instead of the whole dataset:
 // changed yields the records that are new or changed, and every record of
@@ -88,7 +89,7 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 	}
 	ix := b.ix
 	h := recordHash(r)
-	old, had := ix.side[r.ID]
+	old, had := ix.side.get(r.ID)
 	if had && old.Hash == h {
 		st.Unchanged++
 		return nil
@@ -112,11 +113,12 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 func (b *applyBatch) deleteGone(keep func(id string) bool, st *SyncStats) error {
 	ix := b.ix
 	var gone []string
-	for id := range ix.side {
+	ix.side.each(func(id string, _ sideEntry) bool {
 		if !keep(id) {
-			gone = append(gone, id)
+			gone = append(gone, strings.Clone(id)) // ids of the table are the mapping's bytes
 		}
-	}
+		return true
+	})
 	sort.Strings(gone)
 	for _, id := range gone {
 		b.batch.Delete(id)
