@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -20,8 +19,7 @@ import (
 
 // Has reports whether the index holds a record with this id.
 func (ix *Index) Has(id string) bool {
-	_, ok := ix.side.get(id)
-	return ok
+	return ix.side.has(id)
 }
 
 // Len is the number of records in the index.
@@ -113,9 +111,9 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 func (b *applyBatch) deleteGone(keep func(id string) bool, st *SyncStats) error {
 	ix := b.ix
 	var gone []string
-	ix.side.each(func(id string, _ sideEntry) bool {
+	ix.side.eachID(func(id string) bool {
 		if !keep(id) {
-			gone = append(gone, strings.Clone(id)) // ids of the table are the mapping's bytes
+			gone = append(gone, id)
 		}
 		return true
 	})

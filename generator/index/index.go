@@ -148,8 +148,7 @@ func (ix *Index) RecordsKey() [32]byte { return ix.sideKey() }
 
 // SortKeyOf returns the sort key of an indexed record, valid until Close.
 func (ix *Index) SortKeyOf(id string) (string, bool) {
-	e, ok := ix.side.get(id)
-	return e.SortKey, ok
+	return ix.side.sortKey(id)
 }
 
 // DocData returns what a result list shows of an indexed record.

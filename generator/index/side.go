@@ -236,7 +236,7 @@ func (ix *Index) writeSide() (from int64, err error) {
 	compact := ix.log.entries+len(ids) > 2*ix.side.len()+sideSlack
 	if compact {
 		ids = ids[:0]
-		ix.side.each(func(id string, _ sideEntry) bool {
+		ix.side.eachID(func(id string) bool {
 			ids = append(ids, id)
 			return true
 		})

@@ -68,12 +68,31 @@ func TestSideTableAgainstMap(t *testing.T) {
 		if got := cloneSide(tab); !reflect.DeepEqual(got, model) {
 			t.Fatalf("round %d: the table holds other entries than the map", round)
 		}
+		ids := map[string]bool{}
+		tab.eachID(func(id string) bool {
+			ids[id] = true
+			return true
+		})
+		if len(ids) != len(model) {
+			t.Fatalf("round %d: eachID gave %d ids, want %d", round, len(ids), len(model))
+		}
+		for id := range model {
+			if !ids[id] {
+				t.Fatalf("round %d: eachID did not give %s", round, id)
+			}
+		}
 		for i := 0; i < 2000; i++ {
 			id := fmt.Sprintf("rec-%d", i)
 			got, ok := tab.get(id)
 			want, wok := model[id]
 			if ok != wok || !reflect.DeepEqual(got, want) {
 				t.Fatalf("round %d: get(%s) = %v %v, want %v %v", round, id, got, ok, want, wok)
+			}
+			if tab.has(id) != wok {
+				t.Fatalf("round %d: has(%s) = %v, want %v", round, id, !wok, wok)
+			}
+			if sk, ok := tab.sortKey(id); ok != wok || sk != want.SortKey {
+				t.Fatalf("round %d: sortKey(%s) = %q %v, want %q %v", round, id, sk, ok, want.SortKey, wok)
 			}
 		}
 	}
