@@ -22,11 +22,22 @@ type earlyExport struct {
 const maxEarly = 2000
 
 // maxOverlap is the most records for which a build exports the search
-// index while the site model is alive (early, or beside the listings).
-// Beyond, the export runs alone after the model's last use: at half a
-// million records the two together outgrew the soft memory limit (the
-// collector then ran back to back) and the memory budget.
-var maxOverlap = 250000 // a variable for tests
+// index early, while the site model is alive. Beyond, the export runs
+// alone after the model's last use. It was 250,000: at half a million
+// records the two together outgrew the soft memory limit (the collector
+// then ran back to back) and the memory budget. With the side store a
+// table of places rather than a map of every record (generator/index,
+// sidetable.go), a one-change build at 500,000 records with the early
+// export peaks at 1.36-1.46 GB (BENCHMARKS.md, "h16x"), within the 1.5 GB
+// budget; more records were not measured.
+var maxOverlap = 500000 // a variable for tests
+
+// maxBeside is the most records for which the export runs beside the
+// listings (nothing to index again, but the export not kept, or an early
+// export that could not start). Such a build may render every page (the
+// templates changed) with the model alive: not measured beside the
+// export at more records.
+var maxBeside = 250000 // a variable for tests
 
 // wait waits for the goroutine and returns its error.
 func (e *earlyExport) wait() error {
