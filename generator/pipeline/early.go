@@ -78,11 +78,13 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		idx.Close()
 		return nil, nil
 	}
-	changed, present := changedRecords(ds, prev, idx)
 	idx.BatchSize = 1000
 	e := &earlyExport{idx: idx, done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
+		// On the goroutine: a lookup in the index for every record (a
+		// tenth of a second at half a million) is not the model's to wait.
+		changed, present := changedRecords(ds, prev, idx)
 		only := map[int32]bool{}
 		for i := range changed {
 			only[ds.locOf(i).file] = true
