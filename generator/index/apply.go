@@ -19,12 +19,11 @@ import (
 
 // Has reports whether the index holds a record with this id.
 func (ix *Index) Has(id string) bool {
-	_, ok := ix.side[id]
-	return ok
+	return ix.side.has(id)
 }
 
 // Len is the number of records in the index.
-func (ix *Index) Len() int { return len(ix.side) }
+func (ix *Index) Len() int { return ix.side.len() }
 
 // Apply updates the index from a change set instead of the whole dataset:
 // changed yields the records that are new or changed, and every record of
@@ -88,7 +87,7 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 	}
 	ix := b.ix
 	h := recordHash(r)
-	old, had := ix.side[r.ID]
+	old, had := ix.side.get(r.ID)
 	if had && old.Hash == h {
 		st.Unchanged++
 		return nil
@@ -112,11 +111,12 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 func (b *applyBatch) deleteGone(keep func(id string) bool, st *SyncStats) error {
 	ix := b.ix
 	var gone []string
-	for id := range ix.side {
+	ix.side.eachID(func(id string) bool {
 		if !keep(id) {
 			gone = append(gone, id)
 		}
-	}
+		return true
+	})
 	sort.Strings(gone)
 	for _, id := range gone {
 		b.batch.Delete(id)

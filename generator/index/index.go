@@ -23,8 +23,8 @@ const DefaultBatchSize = 5000
 type Index struct {
 	dir   string
 	bleve bleve.Index
-	side  map[string]sideEntry // by record id
-	log   sideLog              // the side store file's state (side.go)
+	side  sideTable // by record id (sidetable.go)
+	log   sideLog   // the side store file's state (side.go)
 	// sideMaps are the side store file as Open mapped it and as each
 	// spill (side.go) mapped it again: the entries read from them refer to
 	// their bytes until Close.
@@ -65,7 +65,7 @@ func Open(dir string) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	ix := &Index{dir: dir, side: map[string]sideEntry{}}
+	ix := &Index{dir: dir, side: newSideTable(0)}
 	ver, _ := os.ReadFile(filepath.Join(dir, verFile))
 	_, dirtyErr := os.Stat(filepath.Join(dir, dirtyFile))
 	trusted := string(ver) == MappingVersion && errors.Is(dirtyErr, os.ErrNotExist)
@@ -86,8 +86,8 @@ func Open(dir string) (*Index, error) {
 		}
 	}
 	// Start over: remove whatever is there.
-	ix.side, ix.log = map[string]sideEntry{}, sideLog{}
 	ix.closeSide()
+	ix.side, ix.log = newSideTable(0), sideLog{}
 	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile, oldSideFile} {
 		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
 			return nil, err
@@ -127,7 +127,7 @@ func (ix *Index) closeSide() {
 	if len(ix.sideMaps) == 0 {
 		return
 	}
-	ix.side = map[string]sideEntry{}
+	ix.side = newSideTable(0)
 	for _, m := range ix.sideMaps {
 		m.Close()
 	}
@@ -138,7 +138,7 @@ func (ix *Index) closeSide() {
 func (ix *Index) Bleve() bleve.Index { return ix.bleve }
 
 // DocCount is the number of indexed records.
-func (ix *Index) DocCount() int { return len(ix.side) }
+func (ix *Index) DocCount() int { return ix.side.len() }
 
 // Dir is the index's cache folder; the export keeps its own state there.
 func (ix *Index) Dir() string { return ix.dir }
@@ -148,13 +148,13 @@ func (ix *Index) RecordsKey() [32]byte { return ix.sideKey() }
 
 // SortKeyOf returns the sort key of an indexed record, valid until Close.
 func (ix *Index) SortKeyOf(id string) (string, bool) {
-	e, ok := ix.side[id]
-	return e.SortKey, ok
+	return ix.side.sortKey(id)
 }
 
 // DocData returns what a result list shows of an indexed record.
 func (ix *Index) DocData(id string) (DocData, error) {
-	d, err := ix.side[id].data()
+	e, _ := ix.side.get(id)
+	d, err := e.data()
 	if err != nil {
 		err = fmt.Errorf("index: side store entry of %s: %w; delete the cache", id, err)
 	}
@@ -175,7 +175,7 @@ func (ix *Index) Sync(recs iter.Seq[*record.Record]) (SyncStats, error) {
 	// Sync is Apply over the whole dataset: every record is offered (the
 	// unchanged ones are skipped by their hash) and what was not offered is
 	// deleted.
-	seen := make(map[string]bool, len(ix.side))
+	seen := make(map[string]bool, ix.side.len())
 	return ix.Apply(func(yield func(*record.Record) bool) {
 		for r := range recs {
 			if r != nil && r.ID != "" {

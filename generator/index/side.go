@@ -75,8 +75,8 @@ const (
 var errSideCorrupt = errors.New("side store: corrupt")
 
 // readSide replays the side store file into ix.side. The file is mapped,
-// not read into the heap: the entries' sort keys and blobs are slices of
-// the mapping (a one-change rebuild would otherwise touch the whole store
+// not read into the heap: the table of entries holds their places in the
+// mapping (a one-change rebuild would otherwise touch the whole store
 // as fresh memory), which stays mapped until Close. Nothing writes the
 // mapped bytes: writeSide appends past them, or compacts into a new file
 // renamed over the old one.
@@ -88,16 +88,16 @@ func (ix *Index) readSide() error {
 		}
 		return err
 	}
+	ix.sideMaps = append(ix.sideMaps, m)
 	if err := ix.replayAll(m.Bytes()); err != nil {
-		m.Close()
+		ix.closeSide()
 		return err
 	}
-	ix.sideMaps = append(ix.sideMaps, m)
 	return nil
 }
 
-// replayAll checks the segments of the file's bytes, then replays them
-// into a map sized for the records they put.
+// replayAll checks the segments of the file's bytes (the last mapping's),
+// then replays them into a table sized for the records they put.
 func (ix *Index) replayAll(data []byte) error {
 	rest, err := cachefile.Header(data, sideKind, sideVersion)
 	if err != nil {
@@ -107,7 +107,7 @@ func (ix *Index) replayAll(data []byte) error {
 	if err != nil {
 		return err
 	}
-	ix.side = make(map[string]sideEntry, puts)
+	ix.side = newSideTable(puts)
 	for _, body := range bodies {
 		if err := ix.replay(body); err != nil {
 			return err
@@ -154,36 +154,44 @@ func countPuts(body []byte) int {
 	return n
 }
 
-// replay applies one segment's body.
+// replay applies one segment's body, a slice of the last mapping of the
+// file: each put's place in it goes into the table.
 func (ix *Index) replay(body []byte) error {
-	if len(body) < 16 {
+	if len(body) < 16 || len(ix.sideMaps) == 0 {
 		return errSideCorrupt
 	}
+	for len(ix.side.maps) < len(ix.sideMaps) {
+		ix.side.maps = append(ix.side.maps, ix.sideMaps[len(ix.side.maps)].Bytes())
+	}
+	m := len(ix.sideMaps) - 1
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(ix.side.maps[m])))
+	end := base + uintptr(len(ix.side.maps[m]))
 	r := cachefile.NewReader(body)
 	copy(ix.log.generation[:], r.Next(16))
 	for r.Len() > 0 {
 		op := r.Byte()
+		at := uintptr(unsafe.Pointer(unsafe.SliceData(body[len(body)-r.Len():])))
 		id := r.Bytes()
 		ix.log.entries++
 		switch op {
 		case 1:
-			var e sideEntry
-			copy(e.Hash[:], r.Next(16))
-			sk, blob := r.Bytes(), r.Bytes()
-			if r.Err() != nil {
+			r.Next(16) // hash
+			r.Bytes()  // sort key
+			r.Bytes()  // blob
+			if r.Err() != nil || at < base || at >= end {
 				return errSideCorrupt
 			}
-			// The sort key and the blob are slices of the mapping, not
-			// copies (at half a million records the keys alone are tens
-			// of megabytes); the id is a copy: map keys are read by every
-			// lookup, and a lookup after Close must not fault.
-			e.SortKey, e.Blob = unsafe.String(unsafe.SliceData(sk), len(sk)), blob
-			ix.side[string(id)] = e
+			// The table holds where the entry is, not a copy: at half a
+			// million records the ids and sort keys alone are tens of
+			// megabytes.
+			if err := ix.side.place(unsafe.String(unsafe.SliceData(id), len(id)), m, int(at-base)); err != nil {
+				return err
+			}
 		case 2:
 			if r.Err() != nil {
 				return errSideCorrupt
 			}
-			delete(ix.side, string(id))
+			ix.side.remove(unsafe.String(unsafe.SliceData(id), len(id)))
 		default:
 			return errSideCorrupt
 		}
@@ -197,12 +205,12 @@ func (ix *Index) replay(body []byte) error {
 // putSide and deleteSide change the side store in memory; writeSide makes
 // the file follow.
 func (ix *Index) putSide(id string, e sideEntry) {
-	ix.side[id] = e
+	ix.side.put(id, e)
 	ix.noteSide(id)
 }
 
 func (ix *Index) deleteSide(id string) {
-	delete(ix.side, id)
+	ix.side.remove(id)
 	ix.noteSide(id)
 }
 
@@ -225,12 +233,13 @@ func (ix *Index) writeSide() (from int64, err error) {
 	for id := range ix.log.changed {
 		ids = append(ids, id)
 	}
-	compact := ix.log.entries+len(ids) > 2*len(ix.side)+sideSlack
+	compact := ix.log.entries+len(ids) > 2*ix.side.len()+sideSlack
 	if compact {
 		ids = ids[:0]
-		for id := range ix.side {
+		ix.side.eachID(func(id string) bool {
 			ids = append(ids, id)
-		}
+			return true
+		})
 	}
 	sort.Strings(ids)
 	if _, err := rand.Read(ix.log.generation[:]); err != nil {
@@ -259,7 +268,7 @@ func (ix *Index) writeSide() (from int64, err error) {
 	for lo := 0; lo < len(ids); lo += sideChunk {
 		body = append(body[:0], ix.log.generation[:]...)
 		for _, id := range ids[lo:min(lo+sideChunk, len(ids))] {
-			e, ok := ix.side[id]
+			e, ok := ix.side.get(id)
 			if !ok {
 				body = append(body, 2)
 				body = cachefile.AppendString(body, id)

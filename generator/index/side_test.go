@@ -48,8 +48,8 @@ func TestSideLog(t *testing.T) {
 		if ix, err = Open(dir); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(ix.side, want) {
-			t.Fatalf("round %d: side store reopened with %d entries, want %d (or different entries)", round, len(ix.side), len(want))
+		if got := cloneSide(ix.side); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: side store reopened with %d entries, want %d (or different entries)", round, len(got), len(want))
 		}
 		if ix.sideKey() != key {
 			t.Fatalf("round %d: side key changed on reopening", round)
@@ -71,7 +71,7 @@ func TestSideLog(t *testing.T) {
 	if !grew || !shrank {
 		t.Errorf("side store sizes over rounds %v: want appends and a compaction", sizes)
 	}
-	n := len(ix.side)
+	n := ix.side.len()
 	ix.Close()
 
 	// A segment cut short: the next Open starts over with an empty index.
@@ -92,11 +92,12 @@ func TestSideLog(t *testing.T) {
 }
 
 // cloneSide copies a side store's entries out of its file's mapping.
-func cloneSide(side map[string]sideEntry) map[string]sideEntry {
-	out := make(map[string]sideEntry, len(side))
-	for id, e := range side {
-		out[id] = sideEntry{Hash: e.Hash, SortKey: strings.Clone(e.SortKey), Blob: bytes.Clone(e.Blob)}
-	}
+func cloneSide(side sideTable) map[string]sideEntry {
+	out := make(map[string]sideEntry, side.len())
+	side.each(func(id string, e sideEntry) bool {
+		out[strings.Clone(id)] = sideEntry{Hash: e.Hash, SortKey: strings.Clone(e.SortKey), Blob: bytes.Clone(e.Blob)}
+		return true
+	})
 	return out
 }
 
@@ -340,11 +341,12 @@ func TestSideSpill(t *testing.T) {
 		t.Fatal("a spilled side store holds other entries than one kept in memory")
 	}
 	inMaps := 0
-	for _, e := range ix.side {
+	ix.side.each(func(_ string, e sideEntry) bool {
 		if mappedIn(ix, e.Blob) && mappedIn(ix, unsafe.Slice(unsafe.StringData(e.SortKey), len(e.SortKey))) {
 			inMaps++
 		}
-	}
+		return true
+	})
 	// The entries after the last spill (fewer than sideSpill) stay on the
 	// heap until Apply's final write.
 	if len(ix.sideMaps) < 2 || inMaps < len(recs)-50 {

@@ -22,11 +22,23 @@ type earlyExport struct {
 const maxEarly = 2000
 
 // maxOverlap is the most records for which a build exports the search
-// index while the site model is alive (early, or beside the listings).
-// Beyond, the export runs alone after the model's last use: at half a
-// million records the two together outgrew the soft memory limit (the
-// collector then ran back to back) and the memory budget.
-var maxOverlap = 250000 // a variable for tests
+// index early, while the site model is alive. Beyond, the export runs
+// alone after the model's last use. It was 250,000: at half a million
+// records the two together outgrew the soft memory limit (the collector
+// then ran back to back) and the memory budget. Measured again (session
+// 13, BENCHMARKS.md, "h16x"), a one-change build at 500,000 records with
+// the early export peaks at 1.30-1.39 GB with the side store a table of
+// places (generator/index, sidetable.go), 1.41-1.44 GB without, against
+// 1.25-1.45 GB exporting alone: within the 1.5 GB budget. More records
+// were not measured.
+var maxOverlap = 500000 // a variable for tests
+
+// maxBeside is the most records for which the export runs beside the
+// listings (nothing to index again, but the export not kept, or an early
+// export that could not start). Such a build may render every page (the
+// templates changed) with the model alive: not measured beside the
+// export at more records.
+var maxBeside = 250000 // a variable for tests
 
 // wait waits for the goroutine and returns its error.
 func (e *earlyExport) wait() error {
@@ -67,11 +79,13 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		idx.Close()
 		return nil, nil
 	}
-	changed, present := changedRecords(ds, prev, idx)
 	idx.BatchSize = 1000
 	e := &earlyExport{idx: idx, done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
+		// On the goroutine: a lookup in the index for every record (a
+		// tenth of a second at half a million) is not the model's to wait.
+		changed, present := changedRecords(ds, prev, idx)
 		only := map[int32]bool{}
 		for i := range changed {
 			only[ds.locOf(i).file] = true

@@ -6,23 +6,25 @@ import (
 )
 
 // A rebuild that changes one record exports the search index early,
-// beside the site model and the pages, up to maxOverlap records, and
-// alone after the model's last use above it (the memory of half a million
-// records). Either way it makes what a fresh build makes.
+// beside the site model and the pages, up to maxOverlap records (also
+// above maxBeside: half a million records fit early now), and alone after
+// the model's last use above it. Either way it makes what a fresh build
+// makes.
 func TestOneChangeExportPaths(t *testing.T) {
 	trustAll(t)
 	for _, tc := range []struct {
-		name       string
-		maxOverlap int
-		want       ExportSchedule
+		name                  string
+		maxOverlap, maxBeside int
+		want                  ExportSchedule
 	}{
-		{"early", 250000, ExportEarly},
-		{"alone", 5, ExportAlone},
+		{"early", 250000, 250000, ExportEarly},
+		{"early above maxBeside", 250000, 5, ExportEarly},
+		{"alone", 5, 5, ExportAlone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			old := maxOverlap
-			maxOverlap = tc.maxOverlap
-			t.Cleanup(func() { maxOverlap = old })
+			oldOverlap, oldBeside := maxOverlap, maxBeside
+			maxOverlap, maxBeside = tc.maxOverlap, tc.maxBeside
+			t.Cleanup(func() { maxOverlap, maxBeside = oldOverlap, oldBeside })
 			in, files := testInput(t)
 			p := newPair(t, in)
 			if first := p.build(); first.rep.Export != ExportAlone {
@@ -58,9 +60,28 @@ func TestChooseExport(t *testing.T) {
 		{exportFacts{records: 10, known: true, changed: 1, restructured: true}, ExportAlone}, // the doc numbers move
 		{exportFacts{records: 10, changed: 1}, ExportAlone},                                  // the index is not what the cache says
 		{exportFacts{records: maxOverlap + 1, known: true, changed: 1}, ExportAlone},
+		{exportFacts{records: maxOverlap, known: true, changed: 1}, ExportEarly},
+		{exportFacts{records: maxBeside + 1, known: true, changed: 1}, ExportEarly}, // 500,000 records fit early
+		{exportFacts{records: maxBeside, known: true}, ExportBeside},
+		{exportFacts{records: maxBeside + 1, known: true}, ExportAlone},
 	} {
 		if got := chooseExport(tc.f); got != tc.want {
 			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
+		}
+	}
+	// A build whose early export could not start exports beside the
+	// listings, as far as that goes.
+	for _, tc := range []struct {
+		f    exportFacts
+		want ExportSchedule
+	}{
+		{exportFacts{records: 10, known: true, changed: 1}, ExportBeside},
+		{exportFacts{records: maxBeside + 1, known: true, changed: 1}, ExportAlone},
+		{exportFacts{records: 10, known: true, changed: 1, restructured: true}, ExportAlone},
+		{exportFacts{kept: true, records: 10}, ExportKept},
+	} {
+		if got := chooseLate(tc.f); got != tc.want {
+			t.Errorf("late %+v: %v, want %v", tc.f, got, tc.want)
 		}
 	}
 }

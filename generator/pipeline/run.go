@@ -556,11 +556,7 @@ func (b *build) renderIndex() error {
 			f.known, f.changed, f.restructured = true, len(changed), restructured(b.ds, changed, present, streamIdx)
 		}
 		// Not early: an early export was not possible.
-		if s := chooseExport(f); s == ExportEarly {
-			b.setSchedule(ExportBeside)
-		} else {
-			b.setSchedule(s)
-		}
+		b.setSchedule(chooseLate(f))
 	}
 	err := b.stream(streamIdx, changed, present, pages.visit)
 	if e := pages.wait(); err == nil || err == errStop {

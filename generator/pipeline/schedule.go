@@ -19,8 +19,9 @@ const (
 	// not at all, or could not be updated early).
 	ExportBeside
 	// ExportAlone: after the listings, alone: a whole export, or many
-	// records, or more records than maxOverlap, after the site model's
-	// last use, when its memory is free.
+	// records, or more records than maxOverlap (early) or maxBeside
+	// (beside the listings), after the site model's last use, when its
+	// memory is free.
 	ExportAlone
 )
 
@@ -52,10 +53,27 @@ func chooseExport(f exportFacts) ExportSchedule {
 	switch {
 	case f.kept:
 		return ExportKept
-	case !f.known || f.restructured || f.changed > maxEarly || f.records > maxOverlap:
+	case !f.known || f.restructured || f.changed > maxEarly:
 		return ExportAlone
-	case f.changed > 0:
+	case f.changed > 0 && f.records <= maxOverlap:
 		return ExportEarly
+	case f.changed > 0 || f.records > maxBeside:
+		return ExportAlone
+	default:
+		return ExportBeside
+	}
+}
+
+// chooseLate is the schedule of a build whose early export could not
+// start: beside the listings where it would have been early, as far as
+// the export beside the listings goes (maxBeside).
+func chooseLate(f exportFacts) ExportSchedule {
+	s := chooseExport(f)
+	switch {
+	case s != ExportEarly:
+		return s
+	case f.records > maxBeside:
+		return ExportAlone
 	default:
 		return ExportBeside
 	}
