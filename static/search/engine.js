@@ -1364,7 +1364,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 7) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 8) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
