@@ -56,7 +56,10 @@
  *       patterns (default false): also load each result's compiled
  *         messagePattern into doc.pattern (separate chunks, about as large
  *         as the rest of the doc data: ask for them only when matching a
- *         pasted error). Without it doc.pattern is undefined.
+ *         pasted error), and move the results of the page whose pattern
+ *         matches the paste (or, without one, the query) to the top, as
+ *         exact matches (group "pattern", exact: true; a stable partition,
+ *         see liftMatches). Without it doc.pattern is undefined.
  *       prefix (default true): the last word also matches as a prefix
  *         (type-ahead), when it has 3+ characters and the query does not end
  *         in a space or punctuation.
@@ -1361,7 +1364,7 @@
     if (initPromise && initBase === b) return initPromise;
     base = b; initBase = b;
     initPromise = get("entry").then(function () { return get("manifest"); }).then(function (m) {
-      if (!m || m.v !== 7) throw new Error("errdocs: unsupported index format");
+      if (!m || m.v !== 8) throw new Error("errdocs: unsupported index format");
       manifest = m;
     });
     return initPromise;
@@ -1912,12 +1915,34 @@
     }).join(" ");
   }
 
+  // liftMatches moves the results whose record's pattern matches text (a
+  // paste as pasted, or a typed query that may be a whole message) to the
+  // top, as exact matches: a stable partition, the paste's own exact
+  // matches first as they were, then the others in rank order. It acts
+  // where patternMatches cannot: on a typed query (no pattern candidates
+  // are looked up), and on a pattern with no word every match must hold
+  // (no pattern key: a top-level alternation), found by the text alone.
+  function liftMatches(results, text) {
+    var P = root.ErrdocsPattern, hit = [], rest = [];
+    results.forEach(function (r) {
+      var prog = r.doc && r.doc.pattern, ok = r.group === "pattern";
+      if (!ok && prog && P) {
+        try { ok = !!P.match(prog, text); } catch (e) { ok = false; }
+        if (ok) { r.group = "pattern"; r.exact = true; }
+      }
+      (ok ? hit : rest).push(r);
+    });
+    return hit.concat(rest);
+  }
+
   function search(query, o) {
     o = o || {};
     var limit = o.limit > 0 ? Math.floor(o.limit) : 10, offset = o.offset > 0 ? Math.floor(o.offset) : 0;
     var k = limit + offset;
     var text = String(query == null ? "" : query);
     if (o.paste != null) text = errorText(o.paste) || text;
+    // what the lift matches patterns against: the paste as pasted, or the query
+    var matched = o.paste != null ? String(o.paste) : String(query == null ? "" : query);
     var prefix = o.prefix !== false;
     var fuzzy = o.fuzzy === undefined ? "auto" : o.fuzzy;
     var filter = null;
@@ -1995,7 +2020,8 @@
         var nums = [], total = 0;
         for (var d = 0; d < filter.length; d++) if (filter[d]) { if (total >= offset && total < k) nums.push(d); total++; }
         return docsByNumber(nums, o.patterns).then(function (docs) {
-          return { total: total, totalExact: true, fuzzy: false, results: docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [], group: "all" }; }) };
+          var listed = docs.map(function (doc, i) { return { num: nums[i], score: 0, doc: doc, matchedTerms: [], group: "all" }; });
+          return { total: total, totalExact: true, fuzzy: false, results: o.patterns ? liftMatches(listed, matched) : listed };
         });
       }
       var page = st.out.slice(offset, k), own = ownTerms(text);
@@ -2013,6 +2039,7 @@
             return res1;
           })
         };
+        if (o.patterns) res.results = liftMatches(res.results, matched);
         var more = [];
         if (res.total === 0) {
           var w = shortLastWord(text);

@@ -18,9 +18,11 @@
 // more (a search link with a message in it), is searched as a paste: the
 // engine puts first the records whose messagePattern matches the raw text
 // (ErrdocsPattern, a linear-time VM, see pattern.js), then those holding
-// most of its words. Results of a query that looks like a message
-// (MESSAGE_WORDS words) are also checked here, and those whose pattern
-// matches move to the top, marked "exact match".
+// most of its words. For a query that looks like a message (MESSAGE_WORDS
+// words) the engine is asked for patterns: of its results, those whose
+// pattern matches come first (the engine's liftMatches), marked "exact
+// match". The order shown is the engine's, which the parity tests hold to
+// its Go twin.
 // Only the first MAX_QUERY characters of a paste are kept (box, URL and
 // search alike): a megabyte pasted by mistake must not freeze the tab.
 (function () {
@@ -301,12 +303,12 @@
 
   // renderList shows the results: those with every word first, then, under
   // their own heading, those with some of the words (the engine's group).
-  function renderList(s, results, exact, asked) {
+  function renderList(s, results, asked) {
     var all = el("ol", "results"), some = el("ol", "results results-some");
     var marks = asked ? marker(asked) : function () { return false; };
     results.slice(0, s.shown).forEach(function (r) {
-      var li = resultItem(s, r, exact[r.num], marks);
-      primary(r) || exact[r.num] ? all.appendChild(li) : some.appendChild(li);
+      var li = resultItem(s, r, r.exact === true, marks);
+      primary(r) ? all.appendChild(li) : some.appendChild(li);
     });
     var frag = document.createDocumentFragment();
     if (all.firstChild) frag.appendChild(all);
@@ -318,8 +320,8 @@
     resultsEl.appendChild(frag);
   }
 
-  function renderResults(s, res, exact) {
-    renderList(s, res.results, exact, res.asked || s.q);
+  function renderResults(s, res) {
+    renderList(s, res.results, res.asked || s.q);
     var list = res.results.slice(0, s.shown);
     var shown = list.length;
     var first = list.filter(primary).length;
@@ -520,19 +522,6 @@
     return Promise.resolve();
   }
 
-  // matchPatterns moves the results whose record's pattern matches the raw
-  // pasted text to the top (a stable partition, each part in rank order).
-  function matchPatterns(results, raw, exact) {
-    var hit = [], rest = [];
-    results.forEach(function (r) {
-      var prog = r.doc && r.doc.pattern;
-      var ok = false;
-      try { ok = r.exact === true || (!!prog && window.ErrdocsPattern.match(prog, raw)); } catch (e) { ok = false; }
-      if (ok) { exact[r.num] = true; hit.push(r); } else rest.push(r);
-    });
-    return hit.concat(rest);
-  }
-
   function run() {
     var my = ++generation;
     var s = { q: state.q, filters: state.filters, shown: state.shown };
@@ -562,13 +551,11 @@
     }).then(function (r) {
       if (my !== generation) return;
       res = r || { total: 0, results: [] };
-      var exact = {};
-      var results = (res.results || []).slice();
-      if (pasted && window.ErrdocsPattern) results = matchPatterns(results, raw, exact);
+      var results = res.results || [];
       // a paste is quoted by its error lines, not its traceback's header
       var asked = asPaste && window.ErrdocsSearch.errorText ? window.ErrdocsSearch.errorText(raw) || s.q : s.q;
       renderResults(s, { total: res.total || 0, totalExact: res.totalExact !== false, partial: res.partial, pasted: asPaste, asked: asked,
-        fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) }, exact);
+        fuzzy: !!res.fuzzy, results: results, more: byTotal && ((res.total || 0) > s.shown || !!res.more) });
       restoreScroll();
       if (results.length === 0 && s.q.trim() && !res.partial) {
         return suggestionsFor(s, res).then(function (sug) { if (my === generation) renderHelp(s, sug); });

@@ -150,7 +150,7 @@ type Stats struct {
 }
 
 // FormatVersion is written into the manifest; the client refuses others.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // EntryFile is the one export file whose name is fixed (under
 // Options.Dir): it names the content-hashed manifest. Every other

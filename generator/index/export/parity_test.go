@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	randv2 "math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -552,9 +553,13 @@ type parityPaste struct {
 	limit     int
 }
 
-// TestPasteParity holds engine.js's search of a pasted error (pattern
-// candidates, matches, their order and cap, then most words) to its Go
-// twin (querypaste_test.go), on generated and on real messages.
+// TestPasteParity holds engine.js's search, as the search page and the
+// header box ask it, to its Go twin (querypaste_test.go), on generated
+// and on real messages: every combination of options ui.js and header.js
+// send (typed words alone; three words or more with patterns, which lifts
+// the results whose pattern matches the query; a paste, or six typed
+// words, as a paste: pattern candidates, matches, their order and cap,
+// then most words, then the lift; filters; the page sizes).
 func TestPasteParity(t *testing.T) {
 	for _, set := range []string{"generated", "real"} {
 		t.Run(set, func(t *testing.T) {
@@ -568,17 +573,105 @@ func TestPasteParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps := parityPastes(recs, 31)
-			checkPasteParity(t, tw, site, ps)
-			// what the pastes exercised: each part of the twin
+			var qs []pageQuery
+			for _, p := range parityPastes(recs, 31) {
+				qs = append(qs, pageQuery{text: p.text, raw: p.raw, paste: true, patterns: true, filters: p.filters, limit: p.limit})
+			}
+			// pastes of records whose pattern has no key: the text
+			// results find them, the lift marks them
+			// (the benchmark's paste, and one whose last word is another
+			// value: its message is then not held whole)
+			rng := randv2.New(randv2.NewPCG(33, 0))
+			for _, n := range tw.keyless[:min(len(tw.keyless), 6)] {
+				r := &recs[slices.IndexFunc(recs, func(r record.Record) bool { return r.ID == tw.ids[n] })]
+				ws := strings.Fields(r.ErrorMessage)
+				ws[len(ws)-1] = "/srv/other/9"
+				for _, raw := range []string{knownitem.Paste(rng, r), "Error: " + strings.Join(ws, " ")} {
+					qs = append(qs, pageQuery{text: knownitem.Flatten(raw), raw: raw, paste: true, patterns: true, limit: 10})
+					// within its repository, where fewer exact matches
+					// fill the page before the text results
+					qs = append(qs, pageQuery{text: knownitem.Flatten(raw), raw: raw, paste: true, patterns: true, limit: 21,
+						filters: map[string][]string{"repo": {r.Repo}}})
+				}
+			}
+			typed := typedPageQueries(recs, 32)
+			qs = append(qs, typed...)
+			checkPasteParity(t, tw, site, qs)
+			// what the queries exercised: each part of the twin
 			st := tw.stats
-			t.Logf("%d pastes: %d over the candidate cap, %d with several exact matches, %d held messages, %d with no most-words result",
-				len(ps), st.overCap, st.severalExact, st.held, st.anyWords)
-			if st.overCap == 0 || st.severalExact < 20 || st.held == 0 || st.anyWords == 0 {
-				t.Errorf("the pastes do not exercise every part of the paste query: %+v", st)
+			t.Logf("%d queries (%d typed): %d over the candidate cap, %d with several exact matches, %d held messages, %d with no most-words result, "+
+				"%d typed and %d pastes lifted (%d reordered), %d typed with a last stop word left out; %d records with a keyless pattern",
+				len(qs), len(typed), st.overCap, st.severalExact, st.held, st.anyWords, st.liftTyped, st.liftPaste, st.liftReordered, st.stopWord, len(tw.keyless))
+			if st.overCap == 0 || st.severalExact < 20 || st.held == 0 || st.anyWords == 0 ||
+				st.liftTyped < 10 || st.liftPaste == 0 || st.liftReordered < 2 || st.stopWord == 0 {
+				t.Errorf("the queries do not exercise every part of the page's query: %+v", st)
 			}
 		})
 	}
+}
+
+// typedPageQueries are the typed queries the page and the header box
+// send, in each of their option forms: one or two words (no patterns),
+// the known-item benchmark's three words and messages of three to five
+// words typed whole (patterns: the lift), messages of six words or more
+// typed whole (searched as a paste of themselves), the same in the header
+// box (limit 8, no patterns), filtered ones (limit 21), a last word that
+// is a stop word, and words no record holds (the fuzzy fallback).
+func typedPageQueries(recs []record.Record, seed int64) []pageQuery {
+	rng := rand.New(rand.NewSource(seed))
+	var qs []pageQuery
+	page := func(text string, filters map[string][]string) {
+		n := len(strings.Fields(text))
+		limit := 20
+		if filters != nil {
+			limit = 21 // a page and one more: whether "More results" shows
+		}
+		qs = append(qs, pageQuery{text: text, raw: text, patterns: n >= 3, paste: n >= 6, filters: filters, limit: limit})
+	}
+	header := func(text string) { qs = append(qs, pageQuery{text: text, raw: text, limit: 8}) }
+	kws := 0
+	for _, q := range knownitem.Make(recs, 60, uint64(seed)) {
+		if q.Kind != "keywords" {
+			continue
+		}
+		ws := strings.Fields(q.Text)
+		switch kws++; kws % 3 {
+		case 0:
+			page(q.Text, nil)
+		case 1:
+			page(strings.Join(ws[:1+rng.Intn(2)], " "), nil)
+		default:
+			header(q.Text)
+		}
+	}
+	short, long := 0, 0
+	for _, i := range rng.Perm(len(recs)) {
+		m := recs[i].ErrorMessage
+		switch n := len(strings.Fields(m)); {
+		case n >= 3 && n <= 5 && short < 40:
+			short++
+			if short%4 == 0 {
+				header(m)
+			} else {
+				page(m, nil)
+			}
+		case n >= 6 && n <= 32 && long < 20:
+			long++
+			page(m, nil)
+		}
+	}
+	filters := []map[string][]string{{"severity": {"error", "critical"}}, {"language": {"Python", "Go", "JavaScript"}}}
+	for i := 0; i < 12; i++ {
+		m := recs[rng.Intn(len(recs))].ErrorMessage
+		ws := strings.Fields(m)
+		page(strings.Join(ws[:min(len(ws), 1+i%6)], " "), filters[i%2])
+	}
+	page("timeout retry after", nil)
+	page("connection refused by", nil)
+	page("zzqx vvbn", nil)
+	page("conection refusd", nil)
+	page("the and of", filters[0])
+	return qs
 }
 
 // parityPastes are pastes of recs' messages: the known-item benchmark's
@@ -668,18 +761,15 @@ func parityPastes(recs []record.Record, seed int64) []parityPaste {
 	return ps
 }
 
-// checkPasteParity searches each paste with engine.js (Node) and with the
-// twin: the same results in the same order, the same groups, the text
-// results' scores to 1e-6, the same count when engine.js says it is exact.
-func checkPasteParity(t *testing.T, tw *pasteTwin, site string, ps []parityPaste) {
+// checkPasteParity searches each query with engine.js (Node) and with
+// the twin: the same results in the same order, the same groups, the
+// text results' scores to 1e-6, the same count when engine.js says it is
+// exact.
+func checkPasteParity(t *testing.T, tw *pasteTwin, site string, qs []pageQuery) {
 	t.Helper()
 	var jq []map[string]interface{}
-	for _, p := range ps {
-		o := map[string]interface{}{"limit": p.limit, "patterns": true, "paste": p.raw}
-		if p.filters != nil {
-			o["filters"] = p.filters
-		}
-		jq = append(jq, map[string]interface{}{"q": p.text, "opts": o})
+	for _, q := range qs {
+		jq = append(jq, map[string]interface{}{"q": q.text, "opts": q.jsOpts()})
 	}
 	var resp struct {
 		Queries []struct {
@@ -690,26 +780,26 @@ func checkPasteParity(t *testing.T, tw *pasteTwin, site string, ps []parityPaste
 		}
 	}
 	runNode(t, map[string]interface{}{"site": site, "queries": jq}, &resp)
-	if len(resp.Queries) != len(ps) {
-		t.Fatalf("node answered %d pastes, want %d", len(resp.Queries), len(ps))
+	if len(resp.Queries) != len(qs) {
+		t.Fatalf("node answered %d queries, want %d", len(resp.Queries), len(qs))
 	}
 	same, exact := 0, 0
-	for i, p := range ps {
-		want, total, err := tw.search(p.text, p.raw, p.filters, p.limit)
+	for i, q := range qs {
+		want, total, err := tw.page(q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := resp.Queries[i]
 		if got.Error != "" {
-			t.Errorf("js %q: %s", p.raw, got.Error)
+			t.Errorf("js %q: %s", q.raw, got.Error)
 			continue
 		}
 		if msg := comparePaste(want, got.Results); msg != "" {
-			t.Errorf("paste %q %v: %s", p.raw, p.filters, msg)
+			t.Errorf("query %q (paste %v, patterns %v, limit %d) %v: %s", q.raw, q.paste, q.patterns, q.limit, q.filters, msg)
 			continue
 		}
 		if got.TotalExact && uint64(got.Total) != total || !got.TotalExact && uint64(got.Total) > total {
-			t.Errorf("paste %q: count %d (exact %v), twin %d", p.raw, got.Total, got.TotalExact, total)
+			t.Errorf("query %q: count %d (exact %v), twin %d", q.raw, got.Total, got.TotalExact, total)
 			continue
 		}
 		same++
@@ -717,7 +807,7 @@ func checkPasteParity(t *testing.T, tw *pasteTwin, site string, ps []parityPaste
 			exact++
 		}
 	}
-	t.Logf("paste parity: %d/%d pastes identical (%d with a pattern match first)", same, len(ps), exact)
+	t.Logf("page query parity: %d/%d queries identical (%d with an exact match first)", same, len(qs), exact)
 }
 
 // comparePaste compares the twin's results with engine.js's: the exact

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"strings"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/index"
@@ -60,7 +61,7 @@ func (x *exportRun) compilePatterns() error {
 				}
 				memo[expr] = p
 			}
-			x.patterns[i] = withClass(p, d.ErrorClass)
+			x.patterns[i] = withClass(p, shownClass(d.ErrorClass))
 			if p == nil {
 				next.Unusable[i/64] |= 1 << (i % 64)
 			}
@@ -99,6 +100,20 @@ func withClass(prog json.RawMessage, class string) json.RawMessage {
 	}
 	out = append(out, `"c":`...)
 	return append(append(out, c...), '}')
+}
+
+// shownClass is the part of an errorClass by which a paste shows it, as
+// engine.js classShown looks for it: after the last "." or ":"
+// ("java.io.IOException" → "IOException", "std::io::Error" → "Error"),
+// the whole class when nothing follows. classShown finds the whole class
+// in a paste only where this part stands too (after a "." or ":", no word
+// character), so a paste's order is the same, and each program is
+// shorter.
+func shownClass(class string) string {
+	if i := strings.LastIndexAny(class, ".:"); i >= 0 && i+1 < len(class) {
+		return class[i+1:]
+	}
+	return class
 }
 
 func (s *exportState) patSum(doc int) uint64 {

@@ -36,21 +36,28 @@ const (
 
 // pasteTwin is what the twin knows of an exported index, by doc number.
 type pasteTwin struct {
-	ix    *index.Index
-	m     mapping.IndexMapping
-	ids   []string
-	num   map[string]int
-	data  []index.DocData
-	res   []*regexp.Regexp // usable patterns (Compile accepted them), as pattern.MatchRegexp runs them
-	pin   []int            // specificity: the program's pin (its literals' length in an older export)
-	form  []string         // "p" and the program's JSON: records of one spelling of an error
-	keys  map[string][][]any
-	stats pasteStats
+	ix   *index.Index
+	m    mapping.IndexMapping
+	ids  []string
+	num  map[string]int
+	data []index.DocData
+	res  []*regexp.Regexp // usable patterns (Compile accepted them), as pattern.MatchRegexp runs them
+	pin  []int            // specificity: the program's pin (its literals' length in an older export)
+	form []string         // "p" and the program's JSON: records of one spelling of an error
+	keys map[string][][]any
+	// keyless are the records whose usable pattern has no pattern key (no
+	// word every match holds): only the text results find them
+	keyless []int
+	stats   pasteStats
 }
 
 // pasteStats counts what the parity test's pastes exercised.
 type pasteStats struct {
 	overCap, held, severalExact, anyWords int
+	// liftTyped, liftPaste: queries of fewer than six typed words, and
+	// pastes (or six typed words or more), the lift marked a result of (liftReordered: and changed their order); stopWord: typed
+	// queries whose last stop word was left out
+	liftTyped, liftPaste, liftReordered, stopWord int
 }
 
 // newPasteTwin numbers ix's records as the export does (sort key, id) and
@@ -85,7 +92,11 @@ func newPasteTwin(ix *index.Index) (*pasteTwin, error) {
 		re, pin, form := compiledPattern(d.Pattern)
 		tw.res, tw.pin, tw.form = append(tw.res, re), append(tw.pin, pin), append(tw.form, form)
 		if re != nil {
-			pk.add(i, pk.wordsOf(d.Pattern, pattern.RequiredLiterals))
+			ws := pk.wordsOf(d.Pattern, pattern.RequiredLiterals)
+			pk.add(i, ws)
+			if len(ws) == 0 {
+				tw.keyless = append(tw.keyless, i)
+			}
 		}
 	}
 	tw.keys = pk.entries()
@@ -554,4 +565,146 @@ func classShown(raw, class string) int {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// pageQuery is one query as the search page (ui.js run) sends it to
+// engine.js search: text is the query (the box's text), raw the paste
+// (lines kept) when paste is set; patterns is ui.js's "looks pasted"
+// (three words or more, or a paste), paste its "as a paste" (a paste, or
+// six typed words or more, whose raw is then the typed text).
+type pageQuery struct {
+	text, raw       string
+	paste, patterns bool
+	filters         map[string][]string
+	limit           int
+}
+
+// jsOpts is the options object ui.js passes for q.
+func (q pageQuery) jsOpts() map[string]interface{} {
+	o := map[string]interface{}{"limit": q.limit, "offset": 0, "patterns": q.patterns}
+	if q.paste {
+		o["paste"] = q.raw
+	}
+	o["filters"] = map[string][]string{}
+	if q.filters != nil {
+		o["filters"] = q.filters
+	}
+	return o
+}
+
+// page is engine.js search for a query of the page: the paste's search
+// or the typed query's (all words, then some, then fuzzy), then, with
+// patterns, the lift.
+func (tw *pasteTwin) page(q pageQuery) ([]pasteResult, uint64, error) {
+	var out []pasteResult
+	var total uint64
+	var err error
+	if q.paste {
+		out, total, err = tw.search(q.text, q.raw, q.filters, q.limit)
+	} else {
+		out, total, err = tw.typed(q.text, q.filters, q.limit)
+	}
+	if err != nil || !q.patterns {
+		return out, total, err
+	}
+	matched := q.text
+	if q.paste {
+		matched = q.raw
+	}
+	lifted := tw.lift(out, matched)
+	if lifted > 0 && q.paste {
+		tw.stats.liftPaste++
+	} else if lifted > 0 {
+		tw.stats.liftTyped++
+	}
+	return out, total, nil
+}
+
+// typed is engine.js search(text, {limit: k, filters}) for a typed
+// query (no paste, no mode): the all-words results (typedOrder; a last
+// word that is a whole stop word is left out when the all-words query
+// with it as a prefix finds nothing), then while fewer than k the
+// any-word results, then the fuzzy ones; with no searchable word, the
+// filter's records in doc number order.
+func (tw *pasteTwin) typed(text string, filters map[string][]string, k int) ([]pasteResult, uint64, error) {
+	all := QueryOptions{Mode: ModeAll, Prefix: true, Filters: filters}
+	head, total, err := tw.words(text, all, k)
+	if err == nil && total == 0 && endsInStopWord(tw.m, text) {
+		tw.stats.stopWord++
+		all.Prefix = false
+		head, total, err = tw.words(text, all, k)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	seen := map[string]bool{}
+	out := mergeHits(nil, seen, head, "all", k)
+	for _, fuzzy := range []bool{false, true} {
+		if len(out) >= k {
+			break
+		}
+		group := "some"
+		if fuzzy {
+			group = "fuzzy"
+		}
+		more, _, err := tw.words(text, QueryOptions{Mode: ModeAny, Prefix: true, Fuzzy: fuzzy, Filters: filters}, k+len(out))
+		if err != nil {
+			return nil, 0, err
+		}
+		out = mergeHits(out, seen, more, group, k)
+	}
+	if q, _ := BuildQuery(tw.m, text, all); q == nil && len(out) == 0 && filters != nil {
+		// no searchable word: the filter's records in doc number order
+		list, n, err := search(tw.ix, "", QueryOptions{Filters: filters}, k)
+		return mergeHits(nil, seen, list, "all", k), n, err
+	}
+	return out, total, nil
+}
+
+// words is search for a query with words: none when text has no
+// searchable word (engine.js runQuery answers null; search would list the
+// filter's records).
+func (tw *pasteTwin) words(text string, o QueryOptions, k int) ([]Hit, uint64, error) {
+	q, err := BuildQuery(tw.m, text, o)
+	if err != nil || q == nil {
+		return nil, 0, err
+	}
+	return search(tw.ix, text, o, k)
+}
+
+// endsInStopWord is engine.js endsInStopWord: the type-ahead word is a
+// whole stop word (or a clipped negation).
+func endsInStopWord(m mapping.IndexMapping, text string) bool {
+	w := LastWord(m, text)
+	en := m.AnalyzerNamed(index.AnalyzerEN)
+	return w != "" && (len(en.Analyze([]byte(w))) == 0 || clippedNegation(en, w))
+}
+
+// lift is engine.js liftMatches: the results whose record's pattern
+// matches matched (the query, or the paste as pasted) move to the top as
+// exact matches, a stable partition (in place); the paste's own exact
+// matches are there already. It says how many it marked.
+func (tw *pasteTwin) lift(out []pasteResult, matched string) (lifted int) {
+	var hit, rest []pasteResult
+	for _, r := range out {
+		n := tw.num[r.ID]
+		if r.Group != "pattern" && tw.res[n] != nil && pattern.MatchRegexp(tw.res[n], matched) {
+			lifted++
+			r.Group = "pattern"
+		}
+		if r.Group == "pattern" {
+			hit = append(hit, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	ordered := append(hit, rest...)
+	for i := range out {
+		if out[i].ID != ordered[i].ID {
+			tw.stats.liftReordered++
+			break
+		}
+	}
+	copy(out, ordered)
+	return lifted
 }

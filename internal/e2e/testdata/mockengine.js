@@ -5,7 +5,9 @@
 // Ranking: the number of distinct query words a document's title, snippet
 // or repo contains (the last word also as a prefix), ties by doc number (the
 // order of the docs, which is id order). Like the engine, results carry the
-// doc number, not the id.
+// doc number, not the id, and with opts.patterns those whose pattern
+// matches the paste (or the query) come first as exact matches (the
+// engine's liftMatches).
 (function () {
   "use strict";
   var docs = null, ready = null, loaded = 0;
@@ -95,7 +97,17 @@
         });
         hits.sort(function (a, b) { return b.score - a.score || a.num - b.num; });
         var off = opts.offset || 0, lim = opts.limit || 10;
-        var out = { total: hits.length, results: hits.slice(off, off + lim) };
+        var page = hits.slice(off, off + lim);
+        if (opts.patterns && window.ErrdocsPattern) {
+          var text = opts.paste != null ? String(opts.paste) : String(query), hit = [], rest = [];
+          page.forEach(function (r) {
+            var ok = false;
+            try { ok = !!r.doc.pattern && window.ErrdocsPattern.match(r.doc.pattern, text); } catch (e) { ok = false; }
+            if (ok) { r.group = "pattern"; r.exact = true; hit.push(r); } else rest.push(r);
+          });
+          page = hit.concat(rest);
+        }
+        var out = { total: hits.length, results: page };
         if (!hits.length && q.length) out.suggestions = suggest(q);
         return out;
       });
