@@ -13,7 +13,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -832,16 +831,6 @@ func (b *build) notePages() {
 	setPrints(b.out, b.next.Entries)
 	b.tables.entries = b.next.Entries.encode()
 	b.tables.records = encodeRecordPages(b.out, b.rels, b.keys, b.order)
-}
-
-// sortedOrder returns the indexes of rels in the order of their paths.
-func sortedOrder(rels []string) []int32 {
-	order := make([]int32, len(rels))
-	for k := range order {
-		order[k] = int32(k)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
-	return order
 }
 
 // encodeRecordPages encodes the table of the record pages at rels (made
