@@ -224,6 +224,41 @@ func TestSummaryDecoderSequence(t *testing.T) {
 	}
 }
 
+// TestSummaryDecoderKeeps decodes summaries enough to fill several of the
+// decoder's blocks of strings and tags, and keeps them all: each must
+// still be the one encoded once the later ones are decoded, and a tag
+// appended to one summary's list must not become the next one's.
+func TestSummaryDecoderKeeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var d SummaryDecoder
+	var want, got []Summary
+	for i := range 4000 {
+		tags := make([]string, rng.IntN(6))
+		for k := range tags {
+			tags[k] = fmt.Sprintf("t%d", rng.IntN(40))
+		}
+		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i/100), fmt.Sprintf("slug-%d", i), "fam", tags...)
+		r.ErrorMessage = strings.Repeat("word ", rng.IntN(60)) + r.ErrorMessage
+		if i == 2000 {
+			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
+		}
+		s := Summarize(r)
+		dec, _, err := d.Decode(s.AppendBinary(nil))
+		if err != nil {
+			t.Fatalf("summary %d: %v", i, err)
+		}
+		if i > 0 && len(got[i-1].Tags) > 0 {
+			_ = append(got[i-1].Tags, "appended") // after dec was decoded
+		}
+		want, got = append(want, s), append(got, dec)
+	}
+	for i := range want {
+		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
+			t.Fatalf("summary %d, after the others were decoded: %#v\nwant %#v", i, got[i], want[i])
+		}
+	}
+}
+
 // Listings are filled in listing order rather than sorted; they must hold
 // the same records in the same order as sorting each would give.
 func TestListingsOrder(t *testing.T) {
