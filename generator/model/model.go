@@ -130,6 +130,7 @@ type Group struct {
 	Records []int32
 	Repos   int // distinct repos among Records
 	Info    *record.Info
+	n       int // records counted while the groups are made (groupTaxonomy)
 }
 
 // Model is the whole model of a dataset. Records are referred to by their index in
@@ -276,10 +277,13 @@ func (s *Model) groupTaxonomy(order []int32) {
 	// Two passes: the first makes the groups and counts their records,
 	// so that each group's table is made at its size, not grown by
 	// copying as it fills (fresh memory is dear).
-	counts := map[*Group]int{}
-	s.eachGroup(order, func(g *Group, _ int32) { counts[g]++ })
-	for g, n := range counts {
-		g.Records = make([]int32, 0, n)
+	// The count is the group's own field, not a table's: a lookup less
+	// for each of a record's tags.
+	s.eachGroup(order, func(g *Group, _ int32) { g.n++ })
+	for _, gs := range [][]*Group{s.Tags, s.Families} {
+		for _, g := range gs {
+			g.Records = make([]int32, 0, g.n)
+		}
 	}
 	s.eachGroup(order, func(g *Group, idx int32) {
 		// A record listing a tag twice is still listed once.
