@@ -18,6 +18,7 @@ import (
 	"unique"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/strsort"
 )
 
 // Summary is what listings, links and the home page need of a record.
@@ -244,8 +245,34 @@ func (s *Model) groupRepos() {
 	}
 	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
 	for _, r := range s.Repos {
-		s.sortRecords(r.Records)
+		s.sortBySlug(r.Records)
 	}
+}
+
+// sortBySlug orders the records of one repo as sortRecords does, by
+// their slugs' bytes eight at a time (strsort) rather than by comparing
+// two summaries' slugs at each step; two records with one slug (which
+// validation rules out) are left to sortRecords, which orders such ties
+// as it always did.
+func (s *Model) sortBySlug(ids []int32) {
+	if len(ids) < 32 {
+		s.sortRecords(ids)
+		return
+	}
+	slugs := make([]string, len(ids))
+	for k, i := range ids {
+		slugs[k] = s.Summaries[i].Slug
+	}
+	order := strsort.Order(slugs)
+	sorted := make([]int32, len(ids))
+	for k, o := range order {
+		if k > 0 && slugs[o] == slugs[order[k-1]] {
+			s.sortRecords(ids)
+			return
+		}
+		sorted[k] = ids[o]
+	}
+	copy(ids, sorted)
 }
 
 // listingOrder is the order tags and families are filled in. The repos in
@@ -279,7 +306,10 @@ func (s *Model) groupTaxonomy(order []int32) {
 	// copying as it fills (fresh memory is dear).
 	// The count is the group's own field, not a table's: a lookup less
 	// for each of a record's tags.
-	s.eachGroup(order, func(g *Group, _ int32) { g.n++ })
+	// The counts do not depend on the order: the summaries are counted
+	// in the site's order, one after the other in memory, not in the
+	// listing order's jumps (the groups' own order is their names').
+	s.eachGroup(nil, func(g *Group, _ int32) { g.n++ })
 	for _, gs := range [][]*Group{s.Tags, s.Families} {
 		for _, g := range gs {
 			g.Records = make([]int32, 0, g.n)
@@ -294,9 +324,17 @@ func (s *Model) groupTaxonomy(order []int32) {
 }
 
 // eachGroup calls fn with each tag and the family of each record, in
-// order, making the groups as they are first seen.
+// order (nil: the site's), making the groups as they are first seen.
 func (s *Model) eachGroup(order []int32, fn func(g *Group, idx int32)) {
-	for _, idx := range order {
+	n := len(order)
+	if order == nil {
+		n = len(s.Summaries)
+	}
+	for k := range n {
+		idx := int32(k)
+		if order != nil {
+			idx = order[k]
+		}
 		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
 			g := s.tagByName[t]

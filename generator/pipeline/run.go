@@ -30,6 +30,7 @@ import (
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/errdocs/errdocs/internal/strsort"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
@@ -1059,3 +1060,6 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 	})
 	return assets, err
 }
+
+// sortedOrder returns the indexes of rels in the order of the strings.
+func sortedOrder(rels []string) []int32 { return strsort.Order(rels) }

@@ -1,4 +1,7 @@
-package pipeline
+// Package strsort sorts many strings by their bytes, eight at a time: the
+// record pages' paths, the ids and each repo's slugs of half a million
+// records.
+package strsort
 
 import (
 	"cmp"
@@ -6,7 +9,7 @@ import (
 	"strings"
 )
 
-// sortedOrder returns the indexes of strs in the order of the strings
+// Order returns the indexes of strs in the order of the strings
 // (strings.Compare; equal strings by index).
 //
 // A half a million strings' sort compared two strings at each step, each
@@ -18,7 +21,7 @@ import (
 // the next eight, and so on; a run that holds a string ending within the
 // bytes compared (equal strings, or one the prefix of another) is
 // sorted by the strings themselves.
-func sortedOrder(strs []string) []int32 {
+func Order(strs []string) []int32 {
 	ks := make([]strKey, len(strs))
 	for k, s := range strs {
 		ks[k] = strKey{key: chunk(s, 0), i: int32(k)}

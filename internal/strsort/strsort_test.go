@@ -1,4 +1,4 @@
-package pipeline
+package strsort
 
 import (
 	"cmp"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// plainOrder is sortedOrder's definition: the indexes sorted by their
+// plainOrder is Order's definition: the indexes sorted by their
 // strings, equal strings by index.
 func plainOrder(strs []string) []int32 {
 	order := make([]int32, len(strs))
@@ -20,7 +20,7 @@ func plainOrder(strs []string) []int32 {
 	return order
 }
 
-// TestSortedOrder compares sortedOrder with a plain sort on strings that
+// TestSortedOrder compares Order with a plain sort on strings that
 // share long prefixes (paths of one repo), end within a chunk of eight
 // bytes, hold zero bytes (which pad a short string's chunk), repeat, or
 // are empty.
@@ -51,8 +51,8 @@ func TestSortedOrder(t *testing.T) {
 	}
 	cases["paths"], cases["ids"], cases["mixed"] = paths, ids, mixed
 	for name, strs := range cases {
-		if got, want := sortedOrder(strs), plainOrder(strs); !slices.Equal(got, want) {
-			t.Errorf("%s: sortedOrder differs from a plain sort", name)
+		if got, want := Order(strs), plainOrder(strs); !slices.Equal(got, want) {
+			t.Errorf("%s: Order differs from a plain sort", name)
 		}
 	}
 }
