@@ -1,0 +1,46 @@
+package pipeline
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/errdocs/errdocs/generator/model"
+	"github.com/errdocs/errdocs/generator/record"
+)
+
+// TestPathOrder checks that the record pages' order taken from the model
+// is the order of their paths, where a name's order and its path's differ:
+// repos and slugs that are the start of another followed by a byte below
+// or above the slash ("a-b/" and "a.b/" before "a/", "a0/" after), in
+// files that give their records in no order.
+func TestPathOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	owners := []string{"a", "a-b", "a.b", "a0", "ab"}
+	names := []string{"x", "x-y", "x.y", "x_y", "xy", "x0"}
+	slugs := []string{"s", "s-t", "s.t", "s0", "st", "s-t-u", "s_t"}
+	var b model.Builder
+	seen := map[string]bool{}
+	for i := range 3000 {
+		repo := owners[rng.IntN(len(owners))] + "/" + names[rng.IntN(len(names))]
+		slug := slugs[rng.IntN(len(slugs))] + fmt.Sprint(rng.IntN(40))
+		if rng.IntN(3) == 0 {
+			slug = slugs[rng.IntN(len(slugs))]
+		}
+		if seen[repo+" "+slug] {
+			continue // validation leaves one record per repo and slug
+		}
+		seen[repo+" "+slug] = true
+		s := model.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i+1), Repo: repo, Slug: slug})
+		b.Add(s)
+	}
+	m := b.Build()
+	rels := make([]string, len(m.Summaries))
+	for i := range rels {
+		rels[i] = m.Summaries[i].Repo + "/" + m.Summaries[i].Slug + "/index.html"
+	}
+	if got, want := pathOrder(m, rels), sortedOrder(rels); !slices.Equal(got, want) {
+		t.Errorf("pathOrder differs from the paths' sort")
+	}
+}
