@@ -584,20 +584,32 @@ func (s *Model) computeCanonical() []int32 {
 		}
 		return x.Path() < y.Path()
 	}
+	// best maps a group's key to its number; the second pass reads each
+	// record's group by number (slot), not by its key again.
+	var bestOf []int32
+	slot := make([]int32, len(s.Summaries))
 	for i := range s.Summaries {
 		k := s.Summaries[i].groupKey
+		slot[i] = -1
 		if k == "" {
 			continue
 		}
-		if b, ok := best[k]; !ok || better(int32(i), b) {
-			best[k] = int32(i)
+		g, ok := best[k]
+		if !ok {
+			g = int32(len(bestOf))
+			best[k] = g
+			bestOf = append(bestOf, int32(i))
+		} else if better(int32(i), bestOf[g]) {
+			bestOf[g] = int32(i)
 		}
+		slot[i] = g
 	}
-	out := make([]int32, len(s.Summaries))
-	for i := range s.Summaries {
-		out[i] = int32(i)
-		if b, ok := best[s.Summaries[i].groupKey]; ok {
-			out[i] = b
+	out := slot // each slot read before it is written
+	for i, g := range slot {
+		if g < 0 {
+			out[i] = int32(i)
+		} else {
+			out[i] = bestOf[g]
 		}
 	}
 	return out
