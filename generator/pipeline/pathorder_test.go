@@ -44,3 +44,18 @@ func TestPathOrder(t *testing.T) {
 		t.Errorf("pathOrder differs from the paths' sort")
 	}
 }
+
+// TestRecordPaths checks that the paths cut from one block are each
+// record page's own, and stay so once all are made.
+func TestRecordPaths(t *testing.T) {
+	var sums []model.Summary
+	for i := range 2000 {
+		sums = append(sums, model.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i+1), Repo: fmt.Sprintf("o%d/r%d", i%7, i%3), Slug: fmt.Sprintf("slug-%d", i)}))
+	}
+	rels := recordPaths(sums)
+	for i := range sums {
+		if want := sums[i].Path() + "index.html"; rels[i] != want {
+			t.Fatalf("record %d: path %q, want %q", i, rels[i], want)
+		}
+	}
+}
