@@ -52,7 +52,9 @@ func TestRecordPaths(t *testing.T) {
 	for i := range 2000 {
 		sums = append(sums, model.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i+1), Repo: fmt.Sprintf("o%d/r%d", i%7, i%3), Slug: fmt.Sprintf("slug-%d", i)}))
 	}
-	rels := recordPaths(sums)
+	rels := make([]string, len(sums))
+	recordPaths(sums[:700], rels[:700])
+	recordPaths(sums[700:], rels[700:])
 	for i := range sums {
 		if want := sums[i].Path() + "index.html"; rels[i] != want {
 			t.Fatalf("record %d: path %q, want %q", i, rels[i], want)
