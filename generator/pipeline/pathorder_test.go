@@ -40,7 +40,11 @@ func TestPathOrder(t *testing.T) {
 	for i := range rels {
 		rels[i] = m.Summaries[i].Repo + "/" + m.Summaries[i].Slug + "/index.html"
 	}
-	if got, want := pathOrder(m, rels), sortedOrder(rels); !slices.Equal(got, want) {
+	got, ok := modelPathOrder(m, rels)
+	if want := sortedOrder(rels); !ok || !slices.Equal(got, want) {
+		t.Errorf("the model's path order (taken: %v) differs from the paths' sort", ok)
+	}
+	if !slices.Equal(pathOrder(m, rels), sortedOrder(rels)) {
 		t.Errorf("pathOrder differs from the paths' sort")
 	}
 }
@@ -59,5 +63,24 @@ func TestRecordPaths(t *testing.T) {
 		if want := sums[i].Path() + "index.html"; rels[i] != want {
 			t.Fatalf("record %d: path %q, want %q", i, rels[i], want)
 		}
+	}
+}
+
+// TestPathOrderInterleaved gives the model repos whose pages interleave
+// (one repo's name is a folder of the other's, which validation rules
+// out): the model's order is refused, and the paths sorted.
+func TestPathOrderInterleaved(t *testing.T) {
+	var b model.Builder
+	for i, r := range [][2]string{{"a/b", "x"}, {"a/b", "d"}, {"a/b/c", "y"}} {
+		b.Add(model.Summarize(&record.Record{ID: fmt.Sprintf("%016x", i+1), Repo: r[0], Slug: r[1]}))
+	}
+	m := b.Build()
+	rels := make([]string, len(m.Summaries))
+	recordPaths(m.Summaries, rels)
+	if _, ok := modelPathOrder(m, rels); ok {
+		t.Errorf("the model's order was taken for interleaved repos")
+	}
+	if got, want := pathOrder(m, rels), sortedOrder(rels); !slices.Equal(got, want) {
+		t.Errorf("pathOrder %v, want %v", got, want)
 	}
 }

@@ -1104,26 +1104,46 @@ func sortedOrder(strs []string) []int32 { return strsort.Order(strs) }
 // out strictly increasing (equal paths, which validation rules out), they
 // are sorted whole.
 func pathOrder(m *model.Model, rels []string) []int32 {
+	if order, ok := modelPathOrder(m, rels); ok {
+		return order
+	}
+	return sortedOrder(rels)
+}
+
+// modelPathOrder is pathOrder from the model's repos, when their paths
+// come out strictly increasing (ok).
+func modelPathOrder(m *model.Model, rels []string) (order []int32, ok bool) {
 	repos := slices.Clone(m.Repos)
 	slices.SortFunc(repos, func(a, b *model.Repo) int { return compareDir(a.Name, b.Name) })
 	byPath := func(a, b int32) int { return strings.Compare(rels[a], rels[b]) }
-	order := make([]int32, 0, len(rels))
+	order = make([]int32, 0, len(rels))
 	for _, r := range repos {
 		start := len(order)
 		order = append(order, r.Records...)
-		if run := order[start:]; !slices.IsSortedFunc(run, byPath) {
+		run := order[start:]
+		if !increasing(rels, run) {
 			slices.SortFunc(run, byPath)
+			if !increasing(rels, run) {
+				return nil, false
+			}
+		}
+		// Repos in order, each in order: the whole is, when each run
+		// starts after the one before ends.
+		if start > 0 && len(run) > 0 && rels[order[start-1]] >= rels[run[0]] {
+			return nil, false
 		}
 	}
-	if len(order) != len(rels) {
-		return sortedOrder(rels)
-	}
-	for k := 1; k < len(order); k++ {
-		if rels[order[k-1]] >= rels[order[k]] {
-			return sortedOrder(rels)
+	return order, len(order) == len(rels)
+}
+
+// increasing reports whether the paths of run are strictly increasing.
+func increasing(rels []string, run []int32) bool {
+	for k := 1; k < len(run); k++ {
+		if rels[run[k-1]] >= rels[run[k]] {
+			return false
 		}
 	}
-	return order
+	return true
 }
 
 // compareDir compares a+"/" with b+"/" without making either.
