@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 )
 
 // A summary's binary form lets a build keep summaries between runs (its
@@ -32,11 +33,48 @@ func (s *Summary) AppendBinary(b []byte) []byte {
 // between the summaries it decodes.
 type SummaryDecoder struct {
 	strs map[string]string
-	own  []byte // a summary's own strings, before they become one
 	// last is each shared field's last value: the summaries of one file
 	// share their repo and mostly their severity, family and language,
 	// so most values are the last one, found without the map.
 	last [len(sharedField)]string
+	// The summaries' own strings and tag lists are cut from blocks, not
+	// made one by one: half a million summaries took three small
+	// allocations each, and fresh memory and the collector's work on it
+	// were a large part of decoding them. Ids have blocks of their own
+	// (tables keyed by id outlive the summaries, and must not keep their
+	// messages). A block's bytes are never written again once a string is
+	// cut from them.
+	ids, own []byte
+	tags     []string
+}
+
+// blockSize is the size of a block of strings or of tags.
+const blockSize = 32 << 10
+
+// cut returns v as a string copied into the block *blk, a new block when
+// it has no room.
+func cut(blk *[]byte, v []byte) string {
+	if len(v) == 0 {
+		return ""
+	}
+	if cap(*blk)-len(*blk) < len(v) {
+		*blk = make([]byte, 0, max(blockSize, len(v)))
+	}
+	start := len(*blk)
+	*blk = append(*blk, v...)
+	return unsafe.String(&(*blk)[start], len(v))
+}
+
+// tagList returns a list of n tags cut from the decoder's block of tags,
+// its capacity its length: an append to it copies, never writes into the
+// next summary's.
+func (d *SummaryDecoder) tagList(n int) []string {
+	if cap(d.tags)-len(d.tags) < n {
+		d.tags = make([]string, 0, max(blockSize/16, n))
+	}
+	start := len(d.tags)
+	d.tags = d.tags[:start+n]
+	return d.tags[start : start+n : start+n]
 }
 
 var errShort = errors.New("summary: truncated")
@@ -89,14 +127,28 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	for i := range raw {
 		raw[i] = next()
 	}
-	d.own = d.own[:0]
+	// The own strings, one after the other in the block, are one string
+	// cut into five.
+	n := 0
+	for i, v := range raw[1:] {
+		if !sharedField[i+1] {
+			n += len(v)
+		}
+	}
+	if cap(d.own)-len(d.own) < n {
+		d.own = make([]byte, 0, max(blockSize, n))
+	}
+	start := len(d.own)
 	for i, v := range raw[1:] {
 		if !sharedField[i+1] {
 			d.own = append(d.own, v...)
 		}
 	}
-	own := string(d.own)
-	f := [12]string{0: string(raw[0])}
+	own := ""
+	if n > 0 {
+		own = unsafe.String(&d.own[start], n)
+	}
+	f := [12]string{0: cut(&d.ids, raw[0])}
 	for i, v := range raw[1:] {
 		if sharedField[i+1] {
 			if last := d.last[i+1]; last == string(v) {
@@ -117,7 +169,7 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 		if n > len(b) {
 			return Summary{}, nil, errShort
 		}
-		s.Tags = make([]string, n)
+		s.Tags = d.tagList(n)
 		for i := range s.Tags {
 			s.Tags[i] = shared(next())
 		}

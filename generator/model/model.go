@@ -18,6 +18,7 @@ import (
 	"unique"
 
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/errdocs/errdocs/internal/strsort"
 )
 
 // Summary is what listings, links and the home page need of a record.
@@ -130,6 +131,7 @@ type Group struct {
 	Records []int32
 	Repos   int // distinct repos among Records
 	Info    *record.Info
+	n       int // records counted while the groups are made (groupTaxonomy)
 }
 
 // Model is the whole model of a dataset. Records are referred to by their index in
@@ -243,8 +245,34 @@ func (s *Model) groupRepos() {
 	}
 	slices.SortFunc(s.Repos, func(a, b *Repo) int { return strings.Compare(a.Name, b.Name) })
 	for _, r := range s.Repos {
-		s.sortRecords(r.Records)
+		s.sortBySlug(r.Records)
 	}
+}
+
+// sortBySlug orders the records of one repo as sortRecords does, by
+// their slugs' bytes eight at a time (strsort) rather than by comparing
+// two summaries' slugs at each step; two records with one slug (which
+// validation rules out) are left to sortRecords, which orders such ties
+// as it always did.
+func (s *Model) sortBySlug(ids []int32) {
+	if len(ids) < 32 {
+		s.sortRecords(ids)
+		return
+	}
+	slugs := make([]string, len(ids))
+	for k, i := range ids {
+		slugs[k] = s.Summaries[i].Slug
+	}
+	order := strsort.Order(slugs)
+	sorted := make([]int32, len(ids))
+	for k, o := range order {
+		if k > 0 && slugs[o] == slugs[order[k-1]] {
+			s.sortRecords(ids)
+			return
+		}
+		sorted[k] = ids[o]
+	}
+	copy(ids, sorted)
 }
 
 // listingOrder is the order tags and families are filled in. The repos in
@@ -276,10 +304,16 @@ func (s *Model) groupTaxonomy(order []int32) {
 	// Two passes: the first makes the groups and counts their records,
 	// so that each group's table is made at its size, not grown by
 	// copying as it fills (fresh memory is dear).
-	counts := map[*Group]int{}
-	s.eachGroup(order, func(g *Group, _ int32) { counts[g]++ })
-	for g, n := range counts {
-		g.Records = make([]int32, 0, n)
+	// The count is the group's own field, not a table's: a lookup less
+	// for each of a record's tags.
+	// The counts do not depend on the order: the summaries are counted
+	// in the site's order, one after the other in memory, not in the
+	// listing order's jumps (the groups' own order is their names').
+	s.eachGroup(nil, func(g *Group, _ int32) { g.n++ })
+	for _, gs := range [][]*Group{s.Tags, s.Families} {
+		for _, g := range gs {
+			g.Records = make([]int32, 0, g.n)
+		}
 	}
 	s.eachGroup(order, func(g *Group, idx int32) {
 		// A record listing a tag twice is still listed once.
@@ -290,9 +324,17 @@ func (s *Model) groupTaxonomy(order []int32) {
 }
 
 // eachGroup calls fn with each tag and the family of each record, in
-// order, making the groups as they are first seen.
+// order (nil: the site's), making the groups as they are first seen.
 func (s *Model) eachGroup(order []int32, fn func(g *Group, idx int32)) {
-	for _, idx := range order {
+	n := len(order)
+	if order == nil {
+		n = len(s.Summaries)
+	}
+	for k := range n {
+		idx := int32(k)
+		if order != nil {
+			idx = order[k]
+		}
 		sum := &s.Summaries[idx]
 		for _, t := range sum.Tags {
 			g := s.tagByName[t]
@@ -542,20 +584,32 @@ func (s *Model) computeCanonical() []int32 {
 		}
 		return x.Path() < y.Path()
 	}
+	// best maps a group's key to its number; the second pass reads each
+	// record's group by number (slot), not by its key again.
+	var bestOf []int32
+	slot := make([]int32, len(s.Summaries))
 	for i := range s.Summaries {
 		k := s.Summaries[i].groupKey
+		slot[i] = -1
 		if k == "" {
 			continue
 		}
-		if b, ok := best[k]; !ok || better(int32(i), b) {
-			best[k] = int32(i)
+		g, ok := best[k]
+		if !ok {
+			g = int32(len(bestOf))
+			best[k] = g
+			bestOf = append(bestOf, int32(i))
+		} else if better(int32(i), bestOf[g]) {
+			bestOf[g] = int32(i)
 		}
+		slot[i] = g
 	}
-	out := make([]int32, len(s.Summaries))
-	for i := range s.Summaries {
-		out[i] = int32(i)
-		if b, ok := best[s.Summaries[i].groupKey]; ok {
-			out[i] = b
+	out := slot // each slot read before it is written
+	for i, g := range slot {
+		if g < 0 {
+			out[i] = int32(i)
+		} else {
+			out[i] = bestOf[g]
 		}
 	}
 	return out

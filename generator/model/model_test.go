@@ -68,6 +68,66 @@ func TestCanonicalGroup(t *testing.T) {
 	}
 }
 
+// TestCanonicalGroups checks each record's canonical record among many
+// groups (by code, by pattern) and records in none, against the best of
+// each group found by comparing every member with every other.
+func TestCanonicalGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var b Builder
+	var recs []*record.Record
+	for i := range 400 {
+		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", rng.IntN(3)), fmt.Sprintf("s%d", i), "")
+		r.MessagePattern = ""
+		switch rng.IntN(3) {
+		case 0:
+			r.ErrorCode = fmt.Sprintf("E%d", rng.IntN(15))
+		case 1:
+			r.MessagePattern = fmt.Sprintf("p%d", rng.IntN(15))
+		}
+		r.Documentation = strings.Repeat("d", rng.IntN(4))
+		if rng.IntN(5) == 0 {
+			r.Solutions = []string{"fix"}
+		}
+		recs = append(recs, r)
+		b.Add(Summarize(r))
+	}
+	s := b.Build()
+	group := func(r *record.Record) string {
+		if r.ErrorCode != "" {
+			return "code " + r.ErrorCode
+		}
+		if r.MessagePattern != "" {
+			return "pattern " + r.MessagePattern
+		}
+		return ""
+	}
+	for i, r := range recs {
+		want := int32(i)
+		if g := group(r); g != "" {
+			for j, o := range recs {
+				if group(o) != g {
+					continue
+				}
+				w := recs[want]
+				if ho, hw := len(o.Solutions) > 0, len(w.Solutions) > 0; ho != hw {
+					if ho {
+						want = int32(j)
+					}
+				} else if len(o.Documentation) != len(w.Documentation) {
+					if len(o.Documentation) > len(w.Documentation) {
+						want = int32(j)
+					}
+				} else if o.Slug < w.Slug {
+					want = int32(j)
+				}
+			}
+		}
+		if got := s.Canonical(int32(i)); got != want {
+			t.Fatalf("record %d (%s): canonical %d, want %d", i, group(r), got, want)
+		}
+	}
+}
+
 func TestPaginate(t *testing.T) {
 	items := make([]int32, 250)
 	pages := Paginate(items, 100)
@@ -220,6 +280,41 @@ func TestSummaryDecoderSequence(t *testing.T) {
 		}
 		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", s) {
 			t.Fatalf("summary %d decoded %#v\nwant %#v", i, got, s)
+		}
+	}
+}
+
+// TestSummaryDecoderKeeps decodes summaries enough to fill several of the
+// decoder's blocks of strings and tags, and keeps them all: each must
+// still be the one encoded once the later ones are decoded, and a tag
+// appended to one summary's list must not become the next one's.
+func TestSummaryDecoderKeeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var d SummaryDecoder
+	var want, got []Summary
+	for i := range 4000 {
+		tags := make([]string, rng.IntN(6))
+		for k := range tags {
+			tags[k] = fmt.Sprintf("t%d", rng.IntN(40))
+		}
+		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i/100), fmt.Sprintf("slug-%d", i), "fam", tags...)
+		r.ErrorMessage = strings.Repeat("word ", rng.IntN(60)) + r.ErrorMessage
+		if i == 2000 {
+			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
+		}
+		s := Summarize(r)
+		dec, _, err := d.Decode(s.AppendBinary(nil))
+		if err != nil {
+			t.Fatalf("summary %d: %v", i, err)
+		}
+		if i > 0 && len(got[i-1].Tags) > 0 {
+			_ = append(got[i-1].Tags, "appended") // after dec was decoded
+		}
+		want, got = append(want, s), append(got, dec)
+	}
+	for i := range want {
+		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
+			t.Fatalf("summary %d, after the others were decoded: %#v\nwant %#v", i, got[i], want[i])
 		}
 	}
 }

@@ -334,7 +334,11 @@ func (ds *dataset) grow(n int) {
 
 // add adds a valid record read at src.
 func (ds *dataset) add(src record.Source, sum *model.Summary, raw [32]byte) {
-	fid, ok := ds.fileID[src.File]
+	// A file's records come together: most find the last one's number.
+	fid, ok := int32(len(ds.files)-1), len(ds.files) > 0 && ds.files[len(ds.files)-1] == src.File
+	if !ok {
+		fid, ok = ds.fileID[src.File]
+	}
 	if !ok {
 		fid = int32(len(ds.files))
 		ds.files = append(ds.files, src.File)

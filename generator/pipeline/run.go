@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -32,6 +33,7 @@ import (
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/errdocs/errdocs/internal/strsort"
 )
 
 // Build runs the whole pipeline and publishes the site. On any error the
@@ -420,11 +422,17 @@ func (b *build) check() error {
 	}
 	total := len(b.m.Summaries)
 	b.keys, b.rels, b.need = make([]fileKey, total), make([]string, total), make([]bool, total)
-	err := parallel(b.ctx, total, b.c.Workers, func(k int) error {
+	err := parallel(b.ctx, (total+pathChunk-1)/pathChunk, b.c.Workers, func(c int) error {
+		lo := c * pathChunk
+		hi := min(lo+pathChunk, total)
+		recordPaths(b.m.Summaries[lo:hi], b.rels[lo:hi])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
-		// Path() + "index.html", made in one string, not two.
-		sum := &b.m.Summaries[i]
-		b.rels[i] = sum.Repo + "/" + sum.Slug + "/index.html"
 		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
 		b.need[i] = true
 		return nil
@@ -432,7 +440,7 @@ func (b *build) check() error {
 	if err != nil {
 		return err
 	}
-	b.order = sortedOrder(b.rels)
+	b.order = pathOrder(b.m, b.rels)
 	if err := b.reuseRecordPages(); err != nil {
 		return err
 	}
@@ -447,6 +455,27 @@ func (b *build) check() error {
 	}
 	b.timer.done("check")
 	return nil
+}
+
+// pathChunk is how many record pages' paths recordPaths makes at once.
+const pathChunk = 4096
+
+// recordPaths sets rels to each record page's path (Path() +
+// "index.html"), all cut from one block of bytes: half a million strings
+// made one by one cost an allocation each, and the collector's work on
+// them. A path is not written again once cut.
+func recordPaths(sums []model.Summary, rels []string) {
+	const tail = "/index.html"
+	n := 0
+	for i := range sums {
+		n += len(sums[i].Repo) + 1 + len(sums[i].Slug) + len(tail)
+	}
+	blk := make([]byte, 0, n)
+	for i := range sums {
+		start := len(blk)
+		blk = append(append(append(append(blk, sums[i].Repo...), '/'), sums[i].Slug...), tail...)
+		rels[i] = unsafe.String(&blk[start], len(blk)-start)
+	}
 }
 
 // reuseRecordPages keeps the previous site's record pages made from the
@@ -837,16 +866,6 @@ func (b *build) notePages() {
 	b.tables.records = encodeRecordPages(b.out, b.rels, b.keys, b.order)
 }
 
-// sortedOrder returns the indexes of rels in the order of their paths.
-func sortedOrder(rels []string) []int32 {
-	order := make([]int32, len(rels))
-	for k := range order {
-		order[k] = int32(k)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
-	return order
-}
-
 // encodeRecordPages encodes the table of the record pages at rels (made
 // from keys, one each; order sorts rels) with their files' fingerprints
 // in the new site, straight from these tables (no table of entries made
@@ -1072,4 +1091,76 @@ func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
 		return out.WriteFile(published, data)
 	})
 	return assets, err
+}
+
+// sortedOrder returns the indexes of strs in the order of the strings.
+func sortedOrder(strs []string) []int32 { return strsort.Order(strs) }
+
+// pathOrder returns the indexes of the record pages' paths (rels, one per
+// record of m: repo/slug/index.html) in the order of the paths, as
+// sortedOrder does. The model has them nearly so: its repos in name order,
+// each one's records in slug order. A repo's pages sort as its name and a
+// slash, and a slug as itself and a slash ("a-b/" before "a/"), so the
+// repos are taken in that order and each one's records, when not already
+// in their paths' order, sorted: a check of each path against the one
+// before instead of a sort of half a million. Should the paths not come
+// out strictly increasing (equal paths, which validation rules out), they
+// are sorted whole.
+func pathOrder(m *model.Model, rels []string) []int32 {
+	if order, ok := modelPathOrder(m, rels); ok {
+		return order
+	}
+	return sortedOrder(rels)
+}
+
+// modelPathOrder is pathOrder from the model's repos, when their paths
+// come out strictly increasing (ok).
+func modelPathOrder(m *model.Model, rels []string) (order []int32, ok bool) {
+	repos := slices.Clone(m.Repos)
+	slices.SortFunc(repos, func(a, b *model.Repo) int { return compareDir(a.Name, b.Name) })
+	byPath := func(a, b int32) int { return strings.Compare(rels[a], rels[b]) }
+	order = make([]int32, 0, len(rels))
+	for _, r := range repos {
+		start := len(order)
+		order = append(order, r.Records...)
+		run := order[start:]
+		if !increasing(rels, run) {
+			slices.SortFunc(run, byPath)
+			if !increasing(rels, run) {
+				return nil, false
+			}
+		}
+		// Repos in order, each in order: the whole is, when each run
+		// starts after the one before ends.
+		if start > 0 && len(run) > 0 && rels[order[start-1]] >= rels[run[0]] {
+			return nil, false
+		}
+	}
+	return order, len(order) == len(rels)
+}
+
+// increasing reports whether the paths of run are strictly increasing.
+func increasing(rels []string, run []int32) bool {
+	for k := 1; k < len(run); k++ {
+		if rels[run[k-1]] >= rels[run[k]] {
+			return false
+		}
+	}
+	return true
+}
+
+// compareDir compares a+"/" with b+"/" without making either.
+func compareDir(a, b string) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(a) == n: // a+"/" against b's next byte
+		return cmp.Compare('/', b[n])
+	default:
+		return cmp.Compare(a[n], '/')
+	}
 }

@@ -37,6 +37,13 @@ type Set struct {
 	// repoHint is the size to make a new repo's table of slugs at
 	// (ExpectRepo).
 	repoHint int
+	// The last record's repo with its table of slugs, and its file with
+	// its number: records come a file at a time, one repo's, so most
+	// records find both without a lookup by name.
+	lastRepo  string
+	lastSlugs map[string]place
+	lastFile  string
+	lastFileN int32
 }
 
 type place struct {
@@ -93,7 +100,10 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	}
 	// A repo that has slugs was judged when its first record was added:
 	// its name passed the rules then, which depend on nothing else.
-	bySlug := s.slugs[rec.Repo]
+	bySlug := s.lastSlugs
+	if bySlug == nil || rec.Repo != s.lastRepo {
+		bySlug = s.slugs[rec.Repo]
+	}
 	folded := ""
 	if bySlug == nil {
 		ps = append(ps, repoPathProblems(rec.Repo)...)
@@ -118,16 +128,21 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 		s.folded[folded] = rec.Repo
 	}
 	bySlug[rec.Slug] = p
+	s.lastRepo, s.lastSlugs = rec.Repo, bySlug
 	return nil
 }
 
 func (s *Set) place(src record.Source) place {
-	n, ok := s.fileN[src.File]
+	n, ok := s.lastFileN, src.File == s.lastFile && len(s.files) > 0
+	if !ok {
+		n, ok = s.fileN[src.File]
+	}
 	if !ok {
 		n = int32(len(s.files))
 		s.files = append(s.files, src.File)
 		s.fileN[src.File] = n
 	}
+	s.lastFile, s.lastFileN = src.File, n
 	return place{file: n, index: int32(src.Index), line: int32(src.Line)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -305,6 +306,45 @@ func TestSetDuplicates(t *testing.T) {
 	}
 	if ps := s.Add(record.Source{File: "g.json"}, &dup); len(ps) != 1 || ps[0].Field != "id" {
 		t.Errorf("dup: %v", ps)
+	}
+}
+
+// TestSetRuns adds records as files give them: runs of one file and one
+// repo, files and repos coming back after others, ids and slugs used
+// again in the same run or far from it. Each record's problems must be
+// those a plain account of the records added before gives, naming the
+// file where each id or slug was first taken.
+func TestSetRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := validate.NewSet()
+	type first struct {
+		file  string
+		index int
+	}
+	ids, slugs := map[string]first{}, map[string]first{}
+	file, repo := "f0.json", "o/r0"
+	for i := range 3000 {
+		if rng.IntN(20) == 0 {
+			file = fmt.Sprintf("f%d.json", rng.IntN(6))
+		}
+		if rng.IntN(15) == 0 {
+			repo = fmt.Sprintf("o/r%d", rng.IntN(4))
+		}
+		r := record.Record{ID: fmt.Sprintf("%016x", rng.IntN(2500)), Repo: repo, Slug: fmt.Sprintf("s%d", rng.IntN(700))}
+		var want []validate.Problem
+		if f, ok := ids[r.ID]; ok {
+			want = append(want, validate.Problem{Field: "id", Rule: fmt.Sprintf("already used by %s: record %d", f.file, f.index)})
+		}
+		if f, ok := slugs[r.Repo+" "+r.Slug]; ok {
+			want = append(want, validate.Problem{Field: "slug", Rule: fmt.Sprintf("already used in %s by %s: record %d", r.Repo, f.file, f.index)})
+		}
+		got := s.Add(record.Source{File: file, Index: i}, &r)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d (%s, %s): got %v want %v", i, file, repo, got, want)
+		}
+		if want == nil {
+			ids[r.ID], slugs[r.Repo+" "+r.Slug] = first{file, i}, first{file, i}
+		}
 	}
 }
 
