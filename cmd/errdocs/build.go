@@ -14,6 +14,7 @@ import (
 	errdocs "github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/pipeline"
 	"github.com/errdocs/errdocs/generator/read"
+	"github.com/errdocs/errdocs/internal/resident"
 )
 
 // siteFlags are the flags of every command that builds a site.
@@ -67,6 +68,9 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 		// base URL) keeps pretty folder links.
 		IndexFile: f.site.baseURL == "",
 		Garbage:   collectLessOften,
+	}
+	if governed {
+		c.ExpectMapped = resident.Expect
 	}
 	c.Problem = func(msg string) {
 		for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {

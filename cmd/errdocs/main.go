@@ -146,9 +146,14 @@ func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(residentBudget)
 		resident.Govern(residentBudget, residentBudget/2, 250*time.Millisecond)
+		governed = true
 	}
 	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)))
 }
+
+// governed says the resident budget is kept (no GOMEMLIMIT given): the
+// build then announces the index files it is about to read.
+var governed bool
 
 // residentBudget is the resident memory a build may hold: 1.5 GB (GiB,
 // as the benchmark reports it) at 500,000 records (issue 16), less a

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -197,4 +198,24 @@ func Records(rs []record.Record) iter.Seq[*record.Record] {
 			}
 		}
 	}
+}
+
+// ReadBytes is the size of the files under dir (an index's folder) that
+// exporting the index reads through mappings: the bleve store and the
+// side store's log. A build about to export can count them as resident
+// memory before their pages arrive (cmd/errdocs: internal/resident).
+func ReadBytes(dir string) int64 {
+	var n int64
+	filepath.WalkDir(filepath.Join(dir, bleveDir), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	if fi, err := os.Stat(filepath.Join(dir, sideFile)); err == nil {
+		n += fi.Size()
+	}
+	return n
 }

@@ -56,6 +56,11 @@ type Config struct {
 	// most of its memory. A command may collect less often in the first
 	// case and as usual in the second (cmd/errdocs does).
 	Garbage func(much bool)
+	// ExpectMapped, when set, is told how many bytes of the index's
+	// mapped files the build is about to read (before a whole export),
+	// for a command that keeps resident memory inside a budget to make
+	// room before their pages arrive (cmd/errdocs does).
+	ExpectMapped func(bytes int64)
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	errdocs "github.com/errdocs/errdocs"
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // Config.Garbage is told that a build makes much garbage when it has no
@@ -42,5 +43,43 @@ func TestGarbageHint(t *testing.T) {
 	}
 	if told := build("Another title"); !slices.Equal(told, []bool{false, true}) {
 		t.Errorf("every page rendered again: told %v, want little garbage, then much", told)
+	}
+}
+
+// Config.ExpectMapped is told, before a whole export, the bytes of the
+// index's files the export reads (as many as the index folder holds in
+// the bleve store and the side store's log), and told 0 after it; a
+// rebuild whose export is incremental and early reads few of them and
+// says nothing.
+func TestExpectMapped(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in")
+	var recs []any
+	for k := range 20 {
+		recs = append(recs, seedRecord(t, k, nil))
+	}
+	file := filepath.Join(in, "r.json")
+	writeRecords(t, file, recs...)
+	dir := t.TempDir()
+	build := func() []int64 {
+		var told []int64
+		runConfig(t, Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static, Verify: true,
+			ExpectMapped: func(n int64) { told = append(told, n) }})
+		return told
+	}
+	told := build()
+	indexBytes := index.ReadBytes(filepath.Join(dir, "cache", "index"))
+	if len(told) != 2 || told[0] <= 0 || told[1] != 0 {
+		t.Fatalf("cold build: told %v, want the index's bytes, then 0", told)
+	}
+	// The export appends to the side store's log and writes nothing to
+	// bleve: what was announced is at most what the folder holds after.
+	if told[0] > indexBytes {
+		t.Errorf("cold build announced %d bytes; the index's files hold %d", told[0], indexBytes)
+	}
+	recs[3] = seedRecord(t, 3, func(r map[string]any) { r["documentation"] = "Edited: one page to render again." })
+	writeRecords(t, file, recs...)
+	if told := build(); len(told) != 0 {
+		t.Errorf("one record changed (early export): told %v, want nothing", told)
 	}
 }

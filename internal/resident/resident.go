@@ -19,6 +19,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -50,8 +51,30 @@ func FileResident() (int64, bool) {
 	return pages * int64(os.Getpagesize()), true
 }
 
+// expected is what Expect announced: bytes of mapped files about to be
+// read, counted as resident before they are.
+var expected atomic.Int64
+
+// Expect tells a running governor that the process is about to read
+// bytes of mapped files: the limit is lowered for them at once, not only
+// as their pages arrive, which can be faster than the collector can make
+// room (a 500,000-record export maps half a gigabyte of index within a
+// second). It stays until Expect is called again (0 to cancel).
+func Expect(bytes int64) {
+	expected.Store(max(bytes, 0))
+	select {
+	case expectedNow <- struct{}{}:
+	default:
+	}
+}
+
+// expectedNow wakes a governor to apply an Expect at once.
+var expectedNow = make(chan struct{}, 1)
+
 // Govern sets the soft memory limit to Limit(budget, FileResident(),
-// floor) now and then every interval, until stop is called. It does
+// floor) now and then every interval, until stop is called; while an
+// Expect is in force, the file pages counted are at least the bytes it
+// announced. It does
 // nothing where the system does not say what mapped files hold (stop is
 // then a no-op too), and leaves the limit as it found it when stopped.
 func Govern(budget, floor int64, every time.Duration) (stop func()) {
@@ -61,7 +84,7 @@ func Govern(budget, floor int64, every time.Duration) (stop func()) {
 	before := debug.SetMemoryLimit(-1)
 	set := func() {
 		if file, ok := FileResident(); ok {
-			debug.SetMemoryLimit(Limit(budget, file, floor))
+			debug.SetMemoryLimit(Limit(budget, max(file, expected.Load()), floor))
 		}
 	}
 	set()
@@ -77,6 +100,8 @@ func Govern(budget, floor int64, every time.Duration) (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
+				set()
+			case <-expectedNow:
 				set()
 			}
 		}

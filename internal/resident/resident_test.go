@@ -75,3 +75,35 @@ func TestGovernFollowsMappedFiles(t *testing.T) {
 		t.Errorf("after stop the limit is %d, want the one before, %d", got, before)
 	}
 }
+
+// TestExpectLowersAtOnce checks that an Expect lowers the limit by the
+// bytes it announces before any page of them is resident, and that
+// cancelling it gives them back.
+func TestExpectLowersAtOnce(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/statm")
+	}
+	const budget, floor, announced = 8 << 30, 1 << 20, 1 << 30
+	stop := Govern(budget, floor, time.Hour) // no tick: only Expect moves it
+	defer stop()
+	before := debug.SetMemoryLimit(-1)
+	Expect(announced)
+	defer Expect(0)
+	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) <= budget-announced }, "the limit to drop by the announced bytes")
+	if before <= budget-announced {
+		t.Fatalf("the limit was %d before the Expect: nothing to see", before)
+	}
+	Expect(0)
+	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) > budget-announced }, "the limit to come back")
+}
+
+func waitFor(t *testing.T, ok func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5 s for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
