@@ -840,10 +840,10 @@ func (b *build) export() error {
 	default:
 		// The export maps and reads the index's files, faster than a
 		// collector that only sees their pages as they arrive can make
-		// room beside them (a 500,000-record build's resident memory
-		// peaked there): the command is told first. Returning the
-		// whole free heap instead (debug.FreeOSMemory) cost a tenth of
-		// the build in faulting it in again.
+		// room beside them (a large build's resident memory peaked
+		// there): the command is told first, and makes only that room,
+		// rather than returning the whole free heap to fault it in
+		// again.
 		if b.c.ExpectMapped != nil {
 			b.c.ExpectMapped(index.ReadBytes(filepath.Join(b.c.CacheDir, "index")))
 		}

@@ -5,9 +5,9 @@
 // runtime itself maps: the heap, stacks and their metadata. A build also
 // maps files read-only (the search index's segments, the side store's
 // log, large cache files), and every page of them it touches counts in its
-// resident memory as well. A fixed limit therefore let a 500,000-record
-// build hold the heap at the limit while the mapped pages grew beside it,
-// a third past the budget. Govern lowers the heap's limit by what the
+// resident memory as well: with a fixed limit, a large build holds the
+// heap at the limit while the mapped pages grow beside it, past the
+// budget. Govern lowers the heap's limit by what the
 // mapped files hold resident, as that grows, so that the two together stay
 // inside the budget; the collector then runs more often only when the
 // mappings are large.
@@ -58,8 +58,7 @@ var expected atomic.Int64
 // Expect tells a running governor that the process is about to read
 // bytes of mapped files: the limit is lowered for them at once, not only
 // as their pages arrive, which can be faster than the collector can make
-// room (a 500,000-record export maps half a gigabyte of index within a
-// second). It stays until Expect is called again (0 to cancel).
+// room (an export reads the whole index at once). It stays until Expect is called again (0 to cancel).
 func Expect(bytes int64) {
 	expected.Store(max(bytes, 0))
 	select {
