@@ -655,7 +655,7 @@ func (s *Site) writeFileList() error {
 	for rel := range s.prints {
 		rels = append(rels, rel)
 	}
-	sortPaths(rels)
+	slices.Sort(rels)
 	f, err := os.Create(filepath.Join(s.stage, FileList))
 	if err != nil {
 		return err

@@ -12,10 +12,9 @@ import (
 // Order returns the indexes of strs in the order of the strings
 // (strings.Compare; equal strings by index).
 //
-// A half a million strings' sort compared two strings at each step, each
-// a load from wherever the string lives: a one-change rebuild sorted the
-// record pages' paths and the ids this way, 0.4 s of CPU at 500,000
-// records. The strings are sorted instead by eight bytes at a time, held
+// A comparison sort of many strings that share long prefixes (paths,
+// ids) compares two strings at each step, each a load from wherever the
+// string lives. The strings are sorted instead by eight bytes at a time, held
 // beside each index as a number (read once per string and level, not at
 // each compare), the strings that share their first eight bytes then by
 // the next eight, and so on; a run that holds a string ending within the
