@@ -14,13 +14,7 @@ import (
 // page is told it does not. (cmd/errdocs collects less often in the first
 // case only.)
 func TestGarbageHint(t *testing.T) {
-	in := filepath.Join(t.TempDir(), "in")
-	var recs []any
-	for k := range 20 {
-		recs = append(recs, seedRecord(t, k, nil))
-	}
-	file := filepath.Join(in, "r.json")
-	writeRecords(t, file, recs...)
+	in, file, recs := twentyRecords(t)
 	dir := t.TempDir()
 	build := func(templates string) []bool {
 		var told []bool
@@ -52,13 +46,7 @@ func TestGarbageHint(t *testing.T) {
 // rebuild whose export is incremental and early reads few of them and
 // says nothing.
 func TestExpectMapped(t *testing.T) {
-	in := filepath.Join(t.TempDir(), "in")
-	var recs []any
-	for k := range 20 {
-		recs = append(recs, seedRecord(t, k, nil))
-	}
-	file := filepath.Join(in, "r.json")
-	writeRecords(t, file, recs...)
+	in, file, recs := twentyRecords(t)
 	dir := t.TempDir()
 	build := func() []int64 {
 		var told []int64
@@ -82,4 +70,16 @@ func TestExpectMapped(t *testing.T) {
 	if told := build(); len(told) != 0 {
 		t.Errorf("one record changed (early export): told %v, want nothing", told)
 	}
+}
+
+// twentyRecords writes twenty seed records to one file of a new input
+// folder.
+func twentyRecords(t *testing.T) (in, file string, recs []any) {
+	in = filepath.Join(t.TempDir(), "in")
+	for k := range 20 {
+		recs = append(recs, seedRecord(t, k, nil))
+	}
+	file = filepath.Join(in, "r.json")
+	writeRecords(t, file, recs...)
+	return in, file, recs
 }
