@@ -23,14 +23,9 @@ const maxEarly = 2000
 
 // maxOverlap is the most records for which a build exports the search
 // index early, while the site model is alive. Beyond, the export runs
-// alone after the model's last use. It was 250,000: at half a million
-// records the two together outgrew the soft memory limit (the collector
-// then ran back to back) and the memory budget. Measured again (session
-// 13, BENCHMARKS.md, "h16x"), a one-change build at 500,000 records with
-// the early export peaks at 1.30-1.39 GB with the side store a table of
-// places (generator/index, sidetable.go), 1.41-1.44 GB without, against
-// 1.25-1.45 GB exporting alone: within the 1.5 GB budget. More records
-// were not measured.
+// alone after the model's last use: the two together once outgrew the
+// memory budget. Up to this many records they were measured to fit
+// (BENCHMARKS.md, session 13, "h16x"); more were not measured.
 var maxOverlap = 500000 // a variable for tests
 
 // maxBeside is the most records for which the export runs beside the
