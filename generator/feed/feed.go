@@ -235,7 +235,14 @@ func (p *Sitemaps) Write(emit func(string, []byte) error) error {
 // entries render, which only the renderer knows, and a crawler reaches
 // them from the first page's links anyway.
 func bindingPages(s *model.Model, times []time.Time) []page {
-	all := newest(times, nil, true)
+	// The binding pages hold each record several times over (repo, tags,
+	// family): their times are compared as plain numbers, not as
+	// time.Time values.
+	at := make([]instant, len(times))
+	for i, t := range times {
+		at[i] = instantOf(t)
+	}
+	all := newest(times, at, nil, true)
 	out := []page{
 		{"", all},
 		{model.ReposPath, all},
@@ -243,38 +250,53 @@ func bindingPages(s *model.Model, times []time.Time) []page {
 		{model.FamiliesPath, all},
 	}
 	for _, r := range s.Repos {
-		out = append(out, page{r.Path(), newest(times, r.Records, false)})
+		out = append(out, page{r.Path(), newest(times, at, r.Records, false)})
 	}
 	for _, g := range s.Tags {
-		out = append(out, page{model.TagPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{model.TagPath(g.Name), newest(times, at, g.Records, false)})
 	}
 	for _, g := range s.Families {
-		out = append(out, page{model.FamilyPath(g.Name), newest(times, g.Records, false)})
+		out = append(out, page{model.FamilyPath(g.Name), newest(times, at, g.Records, false)})
 	}
 	return out
 }
 
+// instant is a time as seconds and nanoseconds, in the order time.Time's
+// After gives.
+type instant struct {
+	sec  int64
+	nsec int32
+}
+
+func instantOf(t time.Time) instant { return instant{t.Unix(), int32(t.Nanosecond())} }
+
+func (a instant) after(b instant) bool { return a.sec > b.sec || a.sec == b.sec && a.nsec > b.nsec }
+
 // newest returns the latest of the records ids' times (every record's
-// when all is set); zero when none parses.
-func newest(times []time.Time, ids []int32, all bool) time.Time {
-	var t time.Time
+// when all is set); zero when none parses or none is later than the zero
+// time. at holds the same times as instants.
+func newest(times []time.Time, at []instant, ids []int32, all bool) time.Time {
+	best, latest := -1, instantOf(time.Time{})
 	see := func(i int) {
-		if at := times[i]; at.After(t) {
-			t = at
+		if at[i].after(latest) {
+			best, latest = i, at[i]
 		}
 	}
 	if all {
-		for i := range times {
+		for i := range at {
 			see(i)
 		}
-		return t
-	}
-	for _, i := range ids {
-		if int(i) >= 0 && int(i) < len(times) {
-			see(int(i))
+	} else {
+		for _, i := range ids {
+			if int(i) >= 0 && int(i) < len(at) {
+				see(int(i))
+			}
 		}
 	}
-	return t
+	if best < 0 {
+		return time.Time{}
+	}
+	return times[best]
 }
 
 // parseTime reads an analyzedAt. Times are compared parsed, not as

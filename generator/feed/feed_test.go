@@ -336,3 +336,55 @@ func TestFeedAndHostileText(t *testing.T) {
 		t.Error("record text made markup in feed.xml")
 	}
 }
+
+// TestBindingPagesLastmod: each binding page's lastmod is the newest
+// analyzedAt of the records it lists (home and the listings: of all),
+// compared as times, not text: a whole second sorts after a fraction of
+// the one before, and an unreadable time counts for nothing.
+func TestBindingPagesLastmod(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	a1 := rec("acme/a", 1, start)
+	a1.AnalyzedAt = "2026-03-01T12:00:59.900Z"
+	a2 := rec("acme/a", 2, start)
+	a2.AnalyzedAt = "2026-03-01T12:01:00Z" // newer, though it sorts first as text
+	b1 := rec("acme/b", 3, start.Add(-48*time.Hour))
+	b1.Tags = []string{"net"}
+	b2 := rec("acme/b", 4, start)
+	b2.AnalyzedAt = "not a time"
+	b2.Tags = []string{"net"}
+	c1 := rec("acme/c", 5, start.Add(time.Hour+500*time.Millisecond))
+	c1.Tags = []string{"disk"}
+	files := write(t, buildSite([]*record.Record{a1, a2, b1, b2, c1}), feed.Options{BaseURL: base, Title: "t"})
+	lastmod := map[string]string{}
+	for p, data := range files {
+		if !strings.HasPrefix(p, feed.SitemapDir+"sitemap-pages-") {
+			continue
+		}
+		var u urlset
+		if err := xml.Unmarshal(data, &u); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, x := range u.URLs {
+			lastmod[strings.TrimPrefix(x.Loc, base)] = x.Lastmod
+		}
+	}
+	newest := "2026-03-01T13:00:00Z" // c1's, cut to the second
+	for path, want := range map[string]string{
+		"": newest, model.ReposPath: newest, model.TagsPath: newest,
+		"acme/a/": "2026-03-01T12:01:00Z",
+		"acme/b/": start.Add(-48 * time.Hour).Format(time.RFC3339),
+		"acme/c/": newest,
+		model.TagPath("io"):   "2026-03-01T12:01:00Z",
+		model.TagPath("net"):  start.Add(-48 * time.Hour).Format(time.RFC3339),
+		model.TagPath("disk"): newest,
+	} {
+		got, ok := lastmod[path]
+		if !ok {
+			t.Errorf("%q is in no binding sitemap; listed: %v", path, slices.Sorted(maps.Keys(lastmod)))
+			continue
+		}
+		if got != want {
+			t.Errorf("%q: lastmod %q, want %q", path, got, want)
+		}
+	}
+}
