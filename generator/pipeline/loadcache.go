@@ -59,7 +59,7 @@ var racyMargin = 2 * time.Second
 var fineMargin = 100 * time.Millisecond
 
 // The read cache's files (internal/cachefile): an entry per record file,
-// the manifest check's sums, the model's related records.
+// the manifest check's sums, the model's related records and groups.
 const (
 	readCacheKind    = "read"
 	readCacheVersion = 2
@@ -69,6 +69,8 @@ const (
 	relatedVersion   = 2
 	countKind        = "record count"
 	countVersion     = 1
+	groupsKind       = "groups"
+	groupsVersion    = 1
 )
 
 // readCache is the read cache of one build.
@@ -814,4 +816,49 @@ func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
 		return
 	}
 	rc.err = cachefile.WriteFile(rc.path, b)
+}
+
+// groupCache keeps the model's groups (model.GroupCache) in one file of
+// the cache folder, under the errdocs binary's hash and the key the model
+// gives.
+type groupCache struct {
+	path string
+	bin  [32]byte
+	err  error // of Put, for the build to report
+}
+
+func newGroupCache(dir string) *groupCache {
+	bin, err := binaryHash()
+	if err != nil {
+		return nil
+	}
+	return &groupCache{path: filepath.Join(dir, "groups"), bin: bin}
+}
+
+func (gc *groupCache) head(key [32]byte) []byte {
+	return append(gc.bin[:len(gc.bin):len(gc.bin)], key[:]...)
+}
+
+// Get hands decode the groups saved under key, from the file mapped.
+func (gc *groupCache) Get(key [32]byte, decode func([]byte) bool) bool {
+	body, m, err := cachefile.MapFile(gc.path, groupsKind, groupsVersion)
+	if err != nil {
+		return false
+	}
+	defer m.Close()
+	head := gc.head(key)
+	if !bytes.HasPrefix(body, head) {
+		return false
+	}
+	return decode(body[len(head):])
+}
+
+func (gc *groupCache) Put(key [32]byte, groups []byte) {
+	b := append(cachefile.Begin(nil, groupsKind, groupsVersion), gc.head(key)...)
+	b = cachefile.Seal(append(b, groups...))
+	if err := os.MkdirAll(filepath.Dir(gc.path), 0o755); err != nil {
+		gc.err = err
+		return
+	}
+	gc.err = cachefile.WriteFile(gc.path, b)
 }

@@ -374,9 +374,16 @@ func (b *build) model() error {
 	if rc != nil {
 		b.ds.builder.Related = rc
 	}
+	gc := newGroupCache(filepath.Join(b.c.CacheDir, "model"))
+	if gc != nil {
+		b.ds.builder.Groups = gc
+	}
 	b.m = b.ds.builder.Build()
 	if rc != nil && rc.err != nil {
 		b.c.cacheProblem("related records cache: " + rc.err.Error())
+	}
+	if gc != nil && gc.err != nil {
+		b.c.cacheProblem("groups cache: " + gc.err.Error())
 	}
 	b.timer.done("model")
 	return nil
