@@ -33,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -800,25 +801,53 @@ func (s *Site) writeFileList() error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
+	err = writeList(f, rels)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeList writes rels, a line each, gzipped, to w: in parts compressed
+// side by side, one gzip member each (a gzip reader reads the members as
+// one stream), as the publication waits for it and the other cores have
+// nothing else to do.
+func writeList(w io.Writer, rels []string) error {
+	parts := max(1, min(runtime.GOMAXPROCS(0), len(rels)/listPart))
+	zipped := make([]bytes.Buffer, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			zipList(&zipped[p], rels[p*len(rels)/parts:(p+1)*len(rels)/parts])
+		}()
+	}
+	wg.Wait()
+	for p := range zipped {
+		if _, err := zipped[p].WriteTo(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listPart is the fewest paths a part of the file list holds.
+const listPart = 16 << 10
+
+// zipList writes rels, a line each, as one gzip member into buf.
+func zipList(buf *bytes.Buffer, rels []string) {
 	// The fastest level: the list is written again by every build that
 	// renames a file (a one-record change renames search files), where the
 	// default level's extra compression costs more time than it saves
 	// bytes of a file only the next build reads.
-	zw, _ := gzip.NewWriterLevel(bw, gzip.BestSpeed)
+	zw, _ := gzip.NewWriterLevel(buf, gzip.BestSpeed)
 	var line []byte
 	for _, rel := range rels {
 		line = append(append(line[:0], rel...), '\n')
 		zw.Write(line)
 	}
-	err = zw.Close() // the first write error, if any
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	zw.Close() // a buffer's writes do not fail
 }
 
 // mergeSorted merges two sorted lists of distinct paths, none in both.

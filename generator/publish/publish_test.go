@@ -1,12 +1,17 @@
 package publish
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -521,5 +526,29 @@ func TestKeepSortedSwap(t *testing.T) {
 	}
 	if got, want := readFileList(out), []string{"a/index.html", "x/index.html", "y/index.html", "z/index.html"}; !slices.Equal(got, want) {
 		t.Errorf("file list %q, want %q", got, want)
+	}
+}
+
+// The file list written in parts reads back, with any gzip reader, as the
+// paths in order, a line each.
+func TestWriteListInParts(t *testing.T) {
+	for _, n := range []int{0, 1, listPart, 3*listPart + 7} {
+		rels := make([]string, n)
+		for k := range rels {
+			rels[k] = fmt.Sprintf("o/r%d/s%07d/index.html", k%13, k)
+		}
+		var b bytes.Buffer
+		must(t, writeList(&b, rels))
+		zr, err := gzip.NewReader(&b)
+		must(t, err)
+		data, err := io.ReadAll(zr)
+		must(t, err)
+		want := ""
+		if n > 0 {
+			want = strings.Join(rels, "\n") + "\n"
+		}
+		if string(data) != want {
+			t.Errorf("%d paths: the list reads back as %d bytes, want %d", n, len(data), len(want))
+		}
 	}
 }
