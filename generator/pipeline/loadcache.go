@@ -108,9 +108,12 @@ type readCache struct {
 	// mapped: unmapping hundreds of small mappings cost more CPU than
 	// copying their bytes (a TLB shootdown each, on every core running
 	// the build), and fresh memory for each entry costs more still.
-	held   map[*[]byte]bool
-	free   []*[]byte
-	coarse atomic.Bool // a file's times were whole seconds
+	held map[*[]byte]bool
+	free []*[]byte
+	// freeRecords are tables to decode the next served files' records
+	// into, used again like the buffers.
+	freeRecords [][]cachedRecord
+	coarse      atomic.Bool // a file's times were whole seconds
 	// prevCount is how many valid records the previous build took (0:
 	// unknown), so that the tables of a hundred thousand records are made
 	// at their size instead of grown (countPath).
@@ -403,7 +406,7 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 	*buf = next
 	f := &cachedFile{buf: buf}
 	if err != nil {
-		rc.release(f)
+		rc.release(f, nil)
 		return nil, false
 	}
 	r := cachefile.NewReader(body)
@@ -413,7 +416,7 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 		f.body = r.Next(r.Len())
 	}
 	if r.Err() != nil || checkCachedRecords(f.body, f.n) != nil {
-		rc.release(f)
+		rc.release(f, nil)
 		return nil, false
 	}
 	return f, true
@@ -449,21 +452,32 @@ func checkCachedRecords(body []byte, n int) error {
 	return nil
 }
 
-// each yields the records of a file served from the cache, decoded
-// one by one into the same cachedRecord. Its strings are its own, not the
-// mapping's.
-func (f *cachedFile) each(dec *model.SummaryDecoder, yield func(*cachedRecord) error) error {
+// decode decodes the records of a file served from the cache into recs
+// (emptied first) and returns them. Their strings are their own, not the
+// buffer's.
+func (f *cachedFile) decode(dec *model.SummaryDecoder, recs []cachedRecord) ([]cachedRecord, error) {
 	r := cachefile.NewReader(f.body)
-	var rec cachedRecord
+	recs = recs[:0]
 	for range f.n {
-		if err := decodeCachedRecord(r, dec, &rec); err != nil {
-			return err // checked by load: not for a file served
-		}
-		if err := yield(&rec); err != nil {
-			return err
+		recs = append(recs, cachedRecord{})
+		if err := decodeCachedRecord(r, dec, &recs[len(recs)-1]); err != nil {
+			return recs, err
 		}
 	}
-	return nil
+	return recs, nil
+}
+
+// records returns a table to decode a served file's records into.
+func (rc *readCache) records() []cachedRecord {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := len(rc.freeRecords)
+	if n == 0 {
+		return nil
+	}
+	recs := rc.freeRecords[n-1]
+	rc.freeRecords = rc.freeRecords[:n-1]
+	return recs
 }
 
 // decodeCachedRecord decodes the next record of an entry into rec; with
@@ -516,12 +530,16 @@ func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cac
 	return nil
 }
 
-// release hands back the buffer of a file served, once its records are
+// release hands back the buffer of a file served and the table its
+// records were decoded into (recs, may be nil), once its records are
 // taken (or will not be), for the next entry read.
-func (rc *readCache) release(f *cachedFile) {
+func (rc *readCache) release(f *cachedFile, recs []cachedRecord) {
 	f.body = nil
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	if recs != nil {
+		rc.freeRecords = append(rc.freeRecords, recs[:0])
+	}
 	if rc.held[f.buf] {
 		delete(rc.held, f.buf)
 		rc.free = append(rc.free, f.buf)
@@ -537,7 +555,7 @@ func (rc *readCache) releaseAll() {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	clear(rc.held)
-	rc.free = nil
+	rc.free, rc.freeRecords = nil, nil
 }
 
 var errBadEntry = errors.New("read cache: bad entry")
