@@ -66,7 +66,10 @@ type batch struct {
 	items  []checked
 	cached *cachedFile
 	path   string // of the cached file
-	// decoded are the cached file's records, decoded (decodeErr: not).
+	// run is which run of the cached file's records the batch holds,
+	// decoded (decodeErr: not); last says it is the file's last.
+	run       int
+	last      bool
 	decoded   []cachedRecord
 	decodeErr error
 	done      chan struct{}
@@ -100,7 +103,9 @@ func (l *loader) validate() {
 	var dec model.SummaryDecoder
 	for b := range l.work {
 		if b.cached != nil {
-			b.decoded, b.decodeErr = b.cached.decode(&dec, l.rc.records())
+			if len(b.cached.runs) > 0 {
+				b.decoded, b.decodeErr = b.cached.decode(&dec, b.run, l.rc.records())
+			}
 			close(b.done)
 			continue
 		}
@@ -123,19 +128,17 @@ func (l *loader) consume() {
 	defer l.staged()
 	for b := range l.queue {
 		<-b.done
-		if l.consumeErr != nil {
-			if b.cached != nil {
-				l.rc.release(b.cached, b.decoded)
-			}
-			continue
-		}
 		if b.cached != nil {
-			l.consumeErr = b.decodeErr // checked by load: not for a file served
+			if l.consumeErr == nil {
+				l.consumeErr = b.decodeErr // checked by load: not for a file served
+			}
 			if l.consumeErr == nil {
 				l.consumeErr = l.takeCached(b.path, b.cached.n, b.decoded)
 			}
-			l.rc.release(b.cached, b.decoded)
-		} else {
+			l.rc.releaseRun(b.cached, b.last, b.decoded)
+			continue
+		}
+		if l.consumeErr == nil {
 			l.consumeErr = l.takeRead(b)
 		}
 	}
@@ -246,9 +249,13 @@ func (l *loader) served(path string, v read.Cached) error {
 		l.files[path] = true
 	}
 	l.flush()
-	b := &batch{cached: f, path: path, done: make(chan struct{})}
-	l.queue <- b
-	l.work <- b
+	// A batch per run of records; a file without records is one batch.
+	runs := max(1, len(f.runs))
+	for run := range runs {
+		b := &batch{cached: f, path: path, run: run, last: run == runs-1, done: make(chan struct{})}
+		l.queue <- b
+		l.work <- b
+	}
 	return nil
 }
 

@@ -240,6 +240,8 @@ type cachedFile struct {
 	n    int
 	body []byte
 	buf  *[]byte
+	// runs are where each run of decodeRun records begins in body.
+	runs []int
 }
 
 type cachedRecord struct {
@@ -397,16 +399,16 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 }
 
 // load reads the entry of a file, if it has one made for this identity,
-// and checks its records' forms: a served file's records are decoded
-// straight into the dataset as they are taken (records), not into a table
-// of their own first, and they must not fail there.
+// and checks its records' forms: a served file's records are decoded in
+// runs of decodeRun (where each run begins is noted) as they are taken
+// into the dataset, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 	buf := rc.buffer()
 	body, next, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *buf)
 	*buf = next
 	f := &cachedFile{buf: buf}
 	if err != nil {
-		rc.release(f, nil)
+		rc.release(f)
 		return nil, false
 	}
 	r := cachefile.NewReader(body)
@@ -415,8 +417,12 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 		f.n = r.Count()
 		f.body = r.Next(r.Len())
 	}
-	if r.Err() != nil || checkCachedRecords(f.body, f.n) != nil {
-		rc.release(f, nil)
+	if r.Err() != nil {
+		rc.release(f)
+		return nil, false
+	}
+	if f.runs, err = checkCachedRecords(f.body, f.n); err != nil {
+		rc.release(f)
 		return nil, false
 	}
 	return f, true
@@ -437,28 +443,40 @@ func (rc *readCache) buffer() *[]byte {
 }
 
 // checkCachedRecords checks that body holds n records in their binary
-// form, and nothing more.
-func checkCachedRecords(body []byte, n int) error {
+// form, and nothing more, and returns where each run of decodeRun records
+// begins in body.
+func checkCachedRecords(body []byte, n int) (runs []int, err error) {
 	r := cachefile.NewReader(body)
 	var rec cachedRecord
-	for range n {
+	for k := range n {
+		if k%decodeRun == 0 {
+			runs = append(runs, len(body)-r.Len())
+		}
 		if err := decodeCachedRecord(r, nil, &rec); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if r.Done() != nil {
-		return errBadEntry
+		return nil, errBadEntry
 	}
-	return nil
+	return runs, nil
 }
 
-// decode decodes the records of a file served from the cache into recs
-// (emptied first) and returns them. Their strings are their own, not the
-// buffer's.
-func (f *cachedFile) decode(dec *model.SummaryDecoder, recs []cachedRecord) ([]cachedRecord, error) {
-	r := cachefile.NewReader(f.body)
+// decodeRun is how many records of a served file are decoded at once: a
+// file of tens of thousands of records is decoded by every validator, a
+// run each, into tables of this size used again.
+const decodeRun = 256
+
+// decode decodes the run'th run of records of a file served from the
+// cache into recs (emptied first) and returns them. Their strings are
+// their own, not the buffer's.
+func (f *cachedFile) decode(dec *model.SummaryDecoder, run int, recs []cachedRecord) ([]cachedRecord, error) {
+	r := cachefile.NewReader(f.body[f.runs[run]:])
 	recs = recs[:0]
-	for range f.n {
+	if cap(recs) < decodeRun {
+		recs = make([]cachedRecord, 0, decodeRun)
+	}
+	for range min(decodeRun, f.n-run*decodeRun) {
 		recs = append(recs, cachedRecord{})
 		if err := decodeCachedRecord(r, dec, &recs[len(recs)-1]); err != nil {
 			return recs, err
@@ -530,16 +548,27 @@ func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cac
 	return nil
 }
 
-// release hands back the buffer of a file served and the table its
-// records were decoded into (recs, may be nil), once its records are
+// releaseRun hands back the table a run of a served file's records was
+// decoded into (recs, may be nil) once they are taken (or will not be),
+// and after the file's last run (last) the file's buffer, for the next
+// entries read.
+func (rc *readCache) releaseRun(f *cachedFile, last bool, recs []cachedRecord) {
+	if recs != nil {
+		rc.mu.Lock()
+		rc.freeRecords = append(rc.freeRecords, recs[:0])
+		rc.mu.Unlock()
+	}
+	if last {
+		rc.release(f)
+	}
+}
+
+// release hands back the buffer of a file served, once its records are
 // taken (or will not be), for the next entry read.
-func (rc *readCache) release(f *cachedFile, recs []cachedRecord) {
+func (rc *readCache) release(f *cachedFile) {
 	f.body = nil
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if recs != nil {
-		rc.freeRecords = append(rc.freeRecords, recs[:0])
-	}
 	if rc.held[f.buf] {
 		delete(rc.held, f.buf)
 		rc.free = append(rc.free, f.buf)
