@@ -163,6 +163,19 @@ type Builder struct {
 	// they depend on few fields of the summaries, which most rebuilds do
 	// not change.
 	Related RelatedCache
+	// Groups, when set, keeps the repos, tags and families with their
+	// records from build to build, for the same reason.
+	Groups GroupCache
+}
+
+// GroupCache keeps the model's groups (GroupsKey says what they are made
+// from) in their binary form.
+type GroupCache interface {
+	// Get calls decode with the bytes Put stored under key, if any, and
+	// reports whether decode took them; the bytes are valid during the
+	// call only.
+	Get(key [32]byte, decode func([]byte) bool) bool
+	Put(key [32]byte, groups []byte)
 }
 
 // RelatedCache keeps the related records of every record under a key that
@@ -202,17 +215,60 @@ func (b *Builder) Build() *Model {
 		familyByName: map[string]*Group{},
 		severities:   map[string]int{},
 	}
+	languages := s.groupsFrom(b.Groups)
+	s.describe(b.repos, b.infos)
+	for k, r := range s.Repos {
+		if r.Language == "" {
+			r.Language = languages[k]
+		}
+	}
+	s.canonical = s.computeCanonical()
+	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
+	s.related = s.relatedFrom(b.Related)
+	return s
+}
+
+// groupsFrom makes the groups (repos, tags, families) and counts the
+// severities, or takes them from cache when it holds them under the key of
+// this dataset (and puts them there otherwise). It returns each repo's
+// most common language.
+func (s *Model) groupsFrom(cache GroupCache) (languages []string) {
+	if cache == nil {
+		return s.makeGroups()
+	}
+	key := s.GroupsKey()
+	if cache.Get(key, func(b []byte) bool {
+		var err error
+		languages, err = s.decodeGroups(b)
+		return err == nil
+	}) {
+		return languages
+	}
+	// A failed decoding may have left some.
+	s.Repos, s.Tags, s.Families = nil, nil, nil
+	clear(s.repoByName)
+	clear(s.tagByName)
+	clear(s.familyByName)
+	clear(s.severities)
+	languages = s.makeGroups()
+	cache.Put(key, s.appendGroups(nil, languages))
+	return languages
+}
+
+// makeGroups makes the groups: the repos in name order, each one's
+// records in slug order; the tags and families in name order, each
+// one's records in listing order, with their repos counted; and counts
+// the severities. It returns each repo's most common language.
+func (s *Model) makeGroups() (languages []string) {
 	s.groupRepos()
 	order, tied := s.listingOrder()
 	s.groupTaxonomy(order)
-	s.describe(b.repos, b.infos)
 	byName := func(a, b *Group) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(s.Tags, byName)
 	slices.SortFunc(s.Families, byName)
-	for _, r := range s.Repos {
-		if r.Language == "" {
-			r.Language = s.commonLanguage(r.Records)
-		}
+	languages = make([]string, len(s.Repos))
+	for k, r := range s.Repos {
+		languages[k] = s.commonLanguage(r.Records)
 	}
 	for _, g := range append(slices.Clone(s.Tags), s.Families...) {
 		if tied {
@@ -220,10 +276,7 @@ func (b *Builder) Build() *Model {
 		}
 		g.Repos = s.countRepos(g.Records)
 	}
-	s.canonical = s.computeCanonical()
-	s.sums = s.computeSums(runtime.GOMAXPROCS(0))
-	s.related = s.relatedFrom(b.Related)
-	return s
+	return languages
 }
 
 // groupRepos counts severities and puts each record in its repo: the

@@ -459,3 +459,100 @@ func TestRecentNewestFirst(t *testing.T) {
 		}
 	}
 }
+
+// memGroups is a GroupCache in memory.
+type memGroups struct {
+	key        [32]byte
+	data       []byte
+	gets, puts int
+}
+
+func (m *memGroups) Get(key [32]byte, decode func([]byte) bool) bool {
+	if m.data == nil || key != m.key {
+		return false
+	}
+	m.gets++
+	return decode(m.data)
+}
+
+func (m *memGroups) Put(key [32]byte, data []byte) { m.key, m.data, m.puts = key, data, m.puts+1 }
+
+// groupsOf is everything the groups say, to compare two models'.
+func groupsOf(s *Model) string {
+	var b strings.Builder
+	for _, r := range s.Repos {
+		fmt.Fprintf(&b, "repo %q %q %v %v\n", r.Name, r.Language, r.Records, s.Repo(r.Name) == r)
+	}
+	for _, g := range s.Tags {
+		fmt.Fprintf(&b, "tag %q %d %v %v\n", g.Name, g.Repos, g.Records, s.Tag(g.Name) == g)
+	}
+	for _, g := range s.Families {
+		fmt.Fprintf(&b, "family %q %d %v %v %v\n", g.Name, g.Repos, g.Records, s.Family(g.Name) == g, g.Info)
+	}
+	fmt.Fprintln(&b, s.SeverityCounts())
+	return b.String()
+}
+
+// The groups taken from the cache are the groups made from the summaries,
+// and a change of any field they are made from (repo, slug, family, tags,
+// language, severity) makes them again; a damaged form is not used.
+func TestGroupsCache(t *testing.T) {
+	records := func(change func(i int, r *record.Record)) []*record.Record {
+		var rs []*record.Record
+		for i := 0; i < 60; i++ {
+			r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", (i*7)%5), fmt.Sprintf("s%d", (i*13)%60),
+				fmt.Sprintf("fam%d", i%4), fmt.Sprintf("t%d", i%3), fmt.Sprintf("t%d", i%7))
+			r.FilePath = []string{"a.py", "b.go", "c.rs"}[i%3]
+			if change != nil {
+				change(i, r)
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	build := func(cache GroupCache, rs []*record.Record) *Model {
+		b := Builder{Groups: cache}
+		for _, r := range rs {
+			b.Add(Summarize(r))
+		}
+		b.AddRepoEntries([]record.Repo{{Repo: "o/r1", Description: "d", Language: "Go"}})
+		return b.Build()
+	}
+	m := &memGroups{}
+	base := records(nil)
+	want := groupsOf(build(nil, base))
+	if got := groupsOf(build(m, base)); m.puts != 1 || got != want {
+		t.Fatalf("first build: %d puts; groups\n%s\nwant\n%s", m.puts, got, want)
+	}
+	if got := groupsOf(build(m, base)); m.gets != 1 || m.puts != 1 || got != want {
+		t.Fatalf("same input: %d gets, %d puts; groups\n%s\nwant\n%s", m.gets, m.puts, got, want)
+	}
+	for name, change := range map[string]func(i int, r *record.Record){
+		"repo":     func(i int, r *record.Record) { r.Repo = "o/r" + fmt.Sprint((i*7+1)%5) },
+		"slug":     func(i int, r *record.Record) { r.Slug = fmt.Sprintf("s%d", (i*17)%60) },
+		"family":   func(i int, r *record.Record) { r.BackgroundTag = fmt.Sprintf("fam%d", i%5) },
+		"tags":     func(i int, r *record.Record) { r.Tags = r.Tags[:1] },
+		"language": func(i int, r *record.Record) { r.FilePath = "x.rb" },
+		"severity": func(i int, r *record.Record) { r.Severity = "warning" },
+	} {
+		for _, one := range []bool{true, false} {
+			rs := records(func(i int, r *record.Record) {
+				if !one || i == 11 {
+					change(i, r)
+				}
+			})
+			puts := m.puts
+			want := groupsOf(build(nil, rs))
+			if got := groupsOf(build(m, rs)); m.puts != puts+1 || got != want {
+				t.Errorf("%s changed (one record %v): %d puts; groups\n%s\nwant\n%s", name, one, m.puts-puts, got, want)
+			}
+			build(m, base) // the cache holds the base's groups again
+		}
+	}
+	for _, cut := range []int{0, 1, len(m.data) / 2, len(m.data) - 1} {
+		m.data = m.data[:cut]
+		if got := groupsOf(build(m, base)); got != want {
+			t.Fatalf("groups cut at %d bytes: %s", cut, got)
+		}
+	}
+}

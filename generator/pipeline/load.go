@@ -30,7 +30,8 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 // A loader validates records in batches on every core; the batches come
 // back in read order (queue), so uniqueness (first occurrence wins) and
 // the site's record order stay deterministic. A file taken from the read
-// cache is one batch, already done, in its place in the order.
+// cache is one batch, in its place in the order, whose records the
+// validators decode.
 type loader struct {
 	c     *Config
 	rep   *Report
@@ -46,11 +47,8 @@ type loader struct {
 
 	// What was read of the file being read, to cache it once read whole
 	// (a file's records come together, in order).
-	got     *cachedFile
-	gotPath string
-	// dec decodes the summaries of files served from the read cache: its
-	// table of shared strings (repos, families, tags) is made once.
-	dec        model.SummaryDecoder
+	got        *cachedFile
+	gotPath    string
 	consumeErr error
 	consumed   chan struct{}
 }
@@ -68,7 +66,13 @@ type batch struct {
 	items  []checked
 	cached *cachedFile
 	path   string // of the cached file
-	done   chan struct{}
+	// run is which run of the cached file's records the batch holds,
+	// decoded (decodeErr: not); last says it is the file's last.
+	run       int
+	last      bool
+	decoded   []cachedRecord
+	decodeErr error
+	done      chan struct{}
 }
 
 const batchSize = 256
@@ -90,10 +94,21 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 	return l
 }
 
-// validate validates the batches of work.
+// validate validates the batches of work, and decodes the records of
+// those served from the read cache: on every core, rather than one by one
+// as they are taken. Each validator's decoder makes its own table of
+// shared strings (repos, families, tags), once.
 func (l *loader) validate() {
 	defer l.validators.Done()
+	var dec model.SummaryDecoder
 	for b := range l.work {
+		if b.cached != nil {
+			if len(b.cached.runs) > 0 {
+				b.decoded, b.decodeErr = b.cached.decode(&dec, b.run, l.rc.records())
+			}
+			close(b.done)
+			continue
+		}
 		for k := range b.items {
 			ck := &b.items[k]
 			rec, problems := validate.Record(ck.it.Raw)
@@ -113,25 +128,28 @@ func (l *loader) consume() {
 	defer l.staged()
 	for b := range l.queue {
 		<-b.done
-		if l.consumeErr != nil {
-			if b.cached != nil {
-				l.rc.release(b.cached)
+		if b.cached != nil {
+			if l.consumeErr == nil {
+				l.consumeErr = b.decodeErr // checked by load: not for a file served
 			}
+			if l.consumeErr == nil {
+				l.consumeErr = l.takeCached(b.path, b.cached.n, b.decoded)
+			}
+			l.rc.releaseRun(b.cached, b.last, b.decoded)
 			continue
 		}
-		if b.cached != nil {
-			l.consumeErr = l.takeCached(b.path, b.cached)
-			l.rc.release(b.cached)
-		} else {
+		if l.consumeErr == nil {
 			l.consumeErr = l.takeRead(b)
 		}
 	}
 }
 
-// takeCached takes the records of a file served by the read cache.
-func (l *loader) takeCached(path string, f *cachedFile) error {
-	l.set.ExpectRepo(f.n)
-	return f.each(&l.dec, func(r *cachedRecord) error {
+// takeCached takes the records of a file served by the read cache (n
+// records, decoded into recs).
+func (l *loader) takeCached(path string, n int, recs []cachedRecord) error {
+	l.set.ExpectRepo(n)
+	for k := range recs {
+		r := &recs[k]
 		t := taken{src: record.Source{File: path, Index: r.index, Line: r.line}, raw: r.raw}
 		if r.problems != nil {
 			t.id, t.problems, t.rawJSON = r.id, r.problems, r.rawJSON
@@ -140,8 +158,11 @@ func (l *loader) takeCached(path string, f *cachedFile) error {
 			// now, the rejects file reads it again.
 			t.id, t.sum, t.needRaw = r.sum.ID, &r.sum, true
 		}
-		return l.take(t)
-	})
+		if err := l.take(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // takeRead takes the records of a batch read, and keeps them for the
@@ -219,7 +240,8 @@ func (l *loader) read() (*read.Extras, []error) {
 	return extras, errs
 }
 
-// served queues a file the read cache served, as a batch already done.
+// served queues a file the read cache served, as a batch whose records a
+// validator decodes.
 func (l *loader) served(path string, v read.Cached) error {
 	f := v.Value.(*cachedFile)
 	l.rep.Cached++
@@ -227,9 +249,13 @@ func (l *loader) served(path string, v read.Cached) error {
 		l.files[path] = true
 	}
 	l.flush()
-	done := make(chan struct{})
-	close(done)
-	l.queue <- &batch{cached: f, path: path, done: done}
+	// A batch per run of records; a file without records is one batch.
+	runs := max(1, len(f.runs))
+	for run := range runs {
+		b := &batch{cached: f, path: path, run: run, last: run == runs-1, done: make(chan struct{})}
+		l.queue <- b
+		l.work <- b
+	}
 	return nil
 }
 

@@ -59,7 +59,7 @@ var racyMargin = 2 * time.Second
 var fineMargin = 100 * time.Millisecond
 
 // The read cache's files (internal/cachefile): an entry per record file,
-// the manifest check's sums, the model's related records.
+// the manifest check's sums, the model's related records and groups.
 const (
 	readCacheKind    = "read"
 	readCacheVersion = 2
@@ -69,6 +69,8 @@ const (
 	relatedVersion   = 2
 	countKind        = "record count"
 	countVersion     = 1
+	groupsKind       = "groups"
+	groupsVersion    = 1
 )
 
 // readCache is the read cache of one build.
@@ -106,9 +108,12 @@ type readCache struct {
 	// mapped: unmapping hundreds of small mappings cost more CPU than
 	// copying their bytes (a TLB shootdown each, on every core running
 	// the build), and fresh memory for each entry costs more still.
-	held   map[*[]byte]bool
-	free   []*[]byte
-	coarse atomic.Bool // a file's times were whole seconds
+	held map[*[]byte]bool
+	free []*[]byte
+	// freeRecords are tables to decode the next served files' records
+	// into, used again like the buffers.
+	freeRecords [][]cachedRecord
+	coarse      atomic.Bool // a file's times were whole seconds
 	// prevCount is how many valid records the previous build took (0:
 	// unknown), so that the tables of a hundred thousand records are made
 	// at their size instead of grown (countPath).
@@ -235,6 +240,8 @@ type cachedFile struct {
 	n    int
 	body []byte
 	buf  *[]byte
+	// runs are where each run of decodeRun records begins in body.
+	runs []int
 }
 
 type cachedRecord struct {
@@ -392,9 +399,9 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 }
 
 // load reads the entry of a file, if it has one made for this identity,
-// and checks its records' forms: a served file's records are decoded
-// straight into the dataset as they are taken (records), not into a table
-// of their own first, and they must not fail there.
+// and checks its records' forms: a served file's records are decoded in
+// runs of decodeRun (where each run begins is noted) as they are taken
+// into the dataset, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 	buf := rc.buffer()
 	body, next, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *buf)
@@ -410,7 +417,11 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 		f.n = r.Count()
 		f.body = r.Next(r.Len())
 	}
-	if r.Err() != nil || checkCachedRecords(f.body, f.n) != nil {
+	if r.Err() != nil {
+		rc.release(f)
+		return nil, false
+	}
+	if f.runs, err = checkCachedRecords(f.body, f.n); err != nil {
 		rc.release(f)
 		return nil, false
 	}
@@ -432,36 +443,59 @@ func (rc *readCache) buffer() *[]byte {
 }
 
 // checkCachedRecords checks that body holds n records in their binary
-// form, and nothing more.
-func checkCachedRecords(body []byte, n int) error {
+// form, and nothing more, and returns where each run of decodeRun records
+// begins in body.
+func checkCachedRecords(body []byte, n int) (runs []int, err error) {
 	r := cachefile.NewReader(body)
 	var rec cachedRecord
-	for range n {
+	for k := range n {
+		if k%decodeRun == 0 {
+			runs = append(runs, len(body)-r.Len())
+		}
 		if err := decodeCachedRecord(r, nil, &rec); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if r.Done() != nil {
-		return errBadEntry
+		return nil, errBadEntry
 	}
-	return nil
+	return runs, nil
 }
 
-// each yields the records of a file served from the cache, decoded
-// one by one into the same cachedRecord. Its strings are its own, not the
-// mapping's.
-func (f *cachedFile) each(dec *model.SummaryDecoder, yield func(*cachedRecord) error) error {
-	r := cachefile.NewReader(f.body)
-	var rec cachedRecord
-	for range f.n {
-		if err := decodeCachedRecord(r, dec, &rec); err != nil {
-			return err // checked by load: not for a file served
-		}
-		if err := yield(&rec); err != nil {
-			return err
+// decodeRun is how many records of a served file are decoded at once: a
+// file of tens of thousands of records is decoded by every validator, a
+// run each, into tables of this size used again.
+const decodeRun = 256
+
+// decode decodes the run'th run of records of a file served from the
+// cache into recs (emptied first) and returns them. Their strings are
+// their own, not the buffer's.
+func (f *cachedFile) decode(dec *model.SummaryDecoder, run int, recs []cachedRecord) ([]cachedRecord, error) {
+	r := cachefile.NewReader(f.body[f.runs[run]:])
+	recs = recs[:0]
+	if cap(recs) < decodeRun {
+		recs = make([]cachedRecord, 0, decodeRun)
+	}
+	for range min(decodeRun, f.n-run*decodeRun) {
+		recs = append(recs, cachedRecord{})
+		if err := decodeCachedRecord(r, dec, &recs[len(recs)-1]); err != nil {
+			return recs, err
 		}
 	}
-	return nil
+	return recs, nil
+}
+
+// records returns a table to decode a served file's records into.
+func (rc *readCache) records() []cachedRecord {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := len(rc.freeRecords)
+	if n == 0 {
+		return nil
+	}
+	recs := rc.freeRecords[n-1]
+	rc.freeRecords = rc.freeRecords[:n-1]
+	return recs
 }
 
 // decodeCachedRecord decodes the next record of an entry into rec; with
@@ -514,6 +548,21 @@ func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cac
 	return nil
 }
 
+// releaseRun hands back the table a run of a served file's records was
+// decoded into (recs, may be nil) once they are taken (or will not be),
+// and after the file's last run (last) the file's buffer, for the next
+// entries read.
+func (rc *readCache) releaseRun(f *cachedFile, last bool, recs []cachedRecord) {
+	if recs != nil {
+		rc.mu.Lock()
+		rc.freeRecords = append(rc.freeRecords, recs[:0])
+		rc.mu.Unlock()
+	}
+	if last {
+		rc.release(f)
+	}
+}
+
 // release hands back the buffer of a file served, once its records are
 // taken (or will not be), for the next entry read.
 func (rc *readCache) release(f *cachedFile) {
@@ -535,7 +584,7 @@ func (rc *readCache) releaseAll() {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	clear(rc.held)
-	rc.free = nil
+	rc.free, rc.freeRecords = nil, nil
 }
 
 var errBadEntry = errors.New("read cache: bad entry")
@@ -814,4 +863,49 @@ func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
 		return
 	}
 	rc.err = cachefile.WriteFile(rc.path, b)
+}
+
+// groupCache keeps the model's groups (model.GroupCache) in one file of
+// the cache folder, under the errdocs binary's hash and the key the model
+// gives.
+type groupCache struct {
+	path string
+	bin  [32]byte
+	err  error // of Put, for the build to report
+}
+
+func newGroupCache(dir string) *groupCache {
+	bin, err := binaryHash()
+	if err != nil {
+		return nil
+	}
+	return &groupCache{path: filepath.Join(dir, "groups"), bin: bin}
+}
+
+func (gc *groupCache) head(key [32]byte) []byte {
+	return append(gc.bin[:len(gc.bin):len(gc.bin)], key[:]...)
+}
+
+// Get hands decode the groups saved under key, from the file mapped.
+func (gc *groupCache) Get(key [32]byte, decode func([]byte) bool) bool {
+	body, m, err := cachefile.MapFile(gc.path, groupsKind, groupsVersion)
+	if err != nil {
+		return false
+	}
+	defer m.Close()
+	head := gc.head(key)
+	if !bytes.HasPrefix(body, head) {
+		return false
+	}
+	return decode(body[len(head):])
+}
+
+func (gc *groupCache) Put(key [32]byte, groups []byte) {
+	b := append(cachefile.Begin(nil, groupsKind, groupsVersion), gc.head(key)...)
+	b = cachefile.Seal(append(b, groups...))
+	if err := os.MkdirAll(filepath.Dir(gc.path), 0o755); err != nil {
+		gc.err = err
+		return
+	}
+	gc.err = cachefile.WriteFile(gc.path, b)
 }

@@ -343,8 +343,9 @@ func (m *indexedMap) decode(b []byte) error {
 // size is how many files the cache describes.
 func (pc *pageCache) size() int { return len(pc.Entries) + pc.nRecords }
 
-// files lists every file of the site the cache describes: the record
-// pages' are records (walkRecords gives them).
+// files lists the files of the site the cache describes but the record
+// pages, and records: the record pages the caller does not know to stay
+// (publish.Site.CommitKnown).
 func (pc *pageCache) files(records []string) []string {
 	out := make([]string, 0, len(pc.Entries)+len(records))
 	for rel := range pc.Entries {
@@ -356,6 +357,12 @@ func (pc *pageCache) files(records []string) []string {
 // walkRecords calls fn with each record page's entry, in path order; rel
 // is valid during the call only. It stops when fn returns false.
 func (pc *pageCache) walkRecords(fn func(rel []byte, e *cacheEntry) bool) error {
+	return pc.walkRecordsAt(func(rel []byte, e *cacheEntry, _, _ int) bool { return fn(rel, e) })
+}
+
+// walkRecordsAt is walkRecords, with where each entry's bytes are in the
+// table (pc.records[from:to]).
+func (pc *pageCache) walkRecordsAt(fn func(rel []byte, e *cacheEntry, from, to int) bool) error {
 	if len(pc.records) == 0 {
 		return nil // an empty cache
 	}
@@ -364,8 +371,9 @@ func (pc *pageCache) walkRecords(fn func(rel []byte, e *cacheEntry) bool) error 
 	var rel []byte
 	var e cacheEntry
 	for ; n > 0 && r.Err() == nil; n-- {
+		from := len(pc.records) - r.Len()
 		rel = decodeEntry(r, rel, &e)
-		if r.Err() == nil && !fn(rel, &e) {
+		if r.Err() == nil && !fn(rel, &e, from, len(pc.records)-r.Len()) {
 			return nil
 		}
 	}
@@ -452,12 +460,16 @@ const (
 // pageTables are a page cache's tables of every file but the search
 // export's and the record pages', of the record pages, and of the
 // records' hashes, in their stored forms.
-type pageTables struct{ entries, records, indexed []byte }
+// The record pages' table is in pieces (patchRecordPages).
+type pageTables struct {
+	entries, indexed []byte
+	records          [][]byte
+}
 
 // encodeTables encodes entries (none of the export's or the record
 // pages'), records and indexed.
 func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable) pageTables {
-	return pageTables{entries: entries.encode(), records: encodeEntries(nil, records), indexed: indexed.form()}
+	return pageTables{entries: entries.encode(), records: [][]byte{encodeEntries(nil, records)}, indexed: indexed.form()}
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
@@ -467,9 +479,13 @@ func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerp
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
-	for _, table := range [][]byte{t.entries, t.records, eb, t.indexed} {
-		head = binary.AppendUvarint(head, uint64(len(table)))
-		out = append(out, head, table)
+	for _, table := range [][][]byte{{t.entries}, t.records, {eb}, {t.indexed}} {
+		n := 0
+		for _, p := range table {
+			n += len(p)
+		}
+		head = binary.AppendUvarint(head, uint64(n))
+		out = append(append(out, head), table...)
 		head = nil
 	}
 	var tail []byte

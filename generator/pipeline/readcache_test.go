@@ -434,3 +434,28 @@ func TestRelatedCacheRoundTrip(t *testing.T) {
 		t.Error("lists given from a damaged file")
 	}
 }
+
+// A file of more records than one run of decoding (decodeRun) is served
+// from the read cache as the same records in the same order: the same
+// site, problems and rejects as read, also when a record of a later run
+// is a duplicate of another file's, or another file's of one of its own.
+func TestReadCacheServesLongFiles(t *testing.T) {
+	trustAll(t)
+	dir := t.TempDir()
+	var long []any
+	for n := 1; n <= 2*decodeRun+7; n++ {
+		long = append(long, seedRecord(t, n, nil))
+	}
+	// A duplicate id in the second run, of a record in the first file.
+	long[decodeRun+3] = seedRecord(t, 9000, func(r map[string]any) { r["id"] = fmt.Sprintf("%016x", 9001) })
+	writeRecords(t, filepath.Join(dir, "a.json"), seedRecord(t, 9001, nil))
+	writeRecords(t, filepath.Join(dir, "b.json"), long...)
+	// A later file with a duplicate of a record in the third run.
+	writeRecords(t, filepath.Join(dir, "c.json"), seedRecord(t, 9002, func(r map[string]any) { r["id"] = fmt.Sprintf("%016x", 2*decodeRun+5) }))
+	p := newPair(t, dir)
+	p.build()
+	second := p.build()
+	if second.rep.Cached != 3 || second.rep.Rejected != 2 || second.rep.Read != 2*decodeRun+9 {
+		t.Fatalf("second build: %+v", second.rep)
+	}
+}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -131,13 +130,18 @@ type build struct {
 	need          []bool  // by model index
 	order         []int32 // model indexes in the order of their pages' paths
 	nNeed         int
-	// prevRecords are the paths of the previous site's record pages;
+	// prevRecords are the paths of the previous site's record pages that
+	// no page of this build has, staying how many others there are;
 	// trusted says the page cache's fingerprints of the previous files
 	// are taken for theirs (lookedFiles).
 	prevRecords []string
-	trusted     bool
-	dkey        fileKey
-	tables      pageTables
+	staying     int
+	// copied are the runs of the previous table of record pages that the
+	// next one holds as they are (nil: the next one is encoded whole).
+	copied  []copyRun
+	trusted bool
+	dkey    fileKey
+	tables  pageTables
 }
 
 type loadedCache struct {
@@ -313,8 +317,9 @@ func (b *build) cache() error {
 			b.trusted = prev.trusted
 		}
 		// Before an early export keeps its files: the site's table is
-		// sized once.
-		b.out.Expect(b.prev.size())
+		// sized once, for the files other than the record pages, which
+		// check keeps as a block (publish.Site.KeepSorted).
+		b.out.Expect(len(b.prev.Entries))
 		close(b.known)
 	})
 	// A rebuild that changes a few records updates the search index and
@@ -369,9 +374,16 @@ func (b *build) model() error {
 	if rc != nil {
 		b.ds.builder.Related = rc
 	}
+	gc := newGroupCache(filepath.Join(b.c.CacheDir, "model"))
+	if gc != nil {
+		b.ds.builder.Groups = gc
+	}
 	b.m = b.ds.builder.Build()
 	if rc != nil && rc.err != nil {
 		b.c.cacheProblem("related records cache: " + rc.err.Error())
+	}
+	if gc != nil && gc.err != nil {
+		b.c.cacheProblem("groups cache: " + gc.err.Error())
 	}
 	b.timer.done("model")
 	return nil
@@ -411,7 +423,6 @@ func (b *build) check() error {
 	// reading and the site model: what follows asks about those files.
 	b.knowFiles()
 	prev, out := b.prev, b.out
-	out.Expect(prev.size())
 	// The record pages are noted from b.rels and b.keys (notePages), not
 	// in the table: it holds the site's other files.
 	b.next = &pageCache{Entries: make(map[string]cacheEntry, len(prev.Entries))}
@@ -443,6 +454,8 @@ func (b *build) check() error {
 	if err := b.reuseRecordPages(); err != nil {
 		return err
 	}
+	// The pages to render, unless kept one by one.
+	out.Expect(prev.size())
 	b.rep.Built = total
 	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
 		b.c.Garbage(true)
@@ -475,54 +488,6 @@ func recordPaths(sums []model.Summary, rels []string) {
 		blk = append(append(append(append(blk, sums[i].Repo...), '/'), sums[i].Slug...), tail...)
 		rels[i] = unsafe.String(&blk[start], len(blk)-start)
 	}
-}
-
-// reuseRecordPages keeps the previous site's record pages made from the
-// keys of this build's, walking the page cache's table of them beside
-// this build's pages sorted (b.order): a merge, not a lookup per page in
-// a table of every path decoded first. It notes the previous pages'
-// paths (prevRecords) for the publication, which removes those that are
-// no longer the site's, and counts the pages to render (nNeed).
-func (b *build) reuseRecordPages() error {
-	// The pages made from the same key, and their prints: most of them,
-	// so the tables are made at the previous site's count.
-	cands := make([]int32, 0, b.prev.nRecords)
-	prints := make([]publish.Fingerprint, 0, b.prev.nRecords)
-	prevRels := make([]string, 0, b.prev.nRecords)
-	k := 0
-	err := b.prev.walkRecords(func(rel []byte, e *cacheEntry) bool {
-		for k < len(b.order) && bytes.Compare(rel, stringBytes(b.rels[b.order[k]])) > 0 {
-			k++
-		}
-		if k == len(b.order) || !bytes.Equal(rel, stringBytes(b.rels[b.order[k]])) {
-			prevRels = append(prevRels, string(rel))
-			return true
-		}
-		i := b.order[k]
-		prevRels = append(prevRels, b.rels[i]) // the same path, not a copy
-		if e.Key == b.keys[i] {
-			cands, prints = append(cands, i), append(prints, e.Print)
-		}
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	var kept atomic.Int64
-	err = parallel(b.ctx, len(cands), b.c.Workers, func(c int) error {
-		i := cands[c]
-		// Trusted, the cache's print is the file's: Reuse would compare
-		// it with itself, or look at the file, which is not in the table
-		// of prints the site was given.
-		if b.trusted && b.out.Keep(b.rels[i], prints[c]) || !b.trusted && b.out.Reuse(b.rels[i], prints[c]) {
-			b.need[i] = false
-			kept.Add(1)
-		}
-		return nil
-	})
-	b.nNeed = len(b.rels) - int(kept.Load())
-	b.prevRecords = prevRels
-	return err
 }
 
 // stringBytes is s's bytes, not copied, for reading only.
@@ -869,26 +834,7 @@ func (b *build) notePages() {
 	}
 	setPrints(b.out, b.next.Entries)
 	b.tables.entries = b.next.Entries.encode()
-	b.tables.records = encodeRecordPages(b.out, b.rels, b.keys, b.order)
-}
-
-// encodeRecordPages encodes the table of the record pages at rels (made
-// from keys, one each; order sorts rels) with their files' fingerprints
-// in the new site, straight from these tables (no table of entries made
-// first); a page the site does not have is left out.
-func encodeRecordPages(out *publish.Site, rels []string, keys []fileKey, order []int32) []byte {
-	prints := make([]publish.Fingerprint, len(rels))
-	ok := make([]bool, len(rels))
-	out.FingerprintsOf(rels, prints, ok)
-	return encodeSorted(func(fn func(string, *cacheEntry)) {
-		var e cacheEntry // one, not one per page
-		for _, i := range order {
-			if ok[i] {
-				e = cacheEntry{Kind: kindRecord, Key: keys[i], Print: prints[i]}
-				fn(rels[i], &e)
-			}
-		}
-	})
+	b.tables.records = b.encodeRecordPages()
 }
 
 // doExport exports the search index into the site. The export may keep
@@ -960,9 +906,11 @@ func (b *build) write() error {
 	b.next.Unusable = b.rep.Unusable
 	var previous []string
 	if b.prev.size() > 0 {
+		// The record pages this build has the paths of stay: they are
+		// not listed (b.staying counts them).
 		previous = b.prev.files(b.prevRecords)
 	}
-	if err := b.out.Commit(previous); err != nil {
+	if err := b.out.CommitKnown(previous, b.staying); err != nil {
 		return err
 	}
 	var err error

@@ -33,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,6 +99,11 @@ type Site struct {
 	// Fingerprint while it is being written (claimed). One table, not two:
 	// a rebuild claims and keeps every page of the site.
 	prints map[string]Fingerprint
+	// block holds the previous site's files kept in one call (KeepSorted)
+	// rather than in prints: a rebuild keeps most of the site so, and a
+	// table keyed by path of half a million files cost more to fill, and
+	// to sort again for the file list, than the rest of the publication.
+	block sortedFiles
 	// sizedAt is the size prints was last made at (Expect).
 	sizedAt int
 	known   func(rel string) (Fingerprint, bool) // of the previous site's files (Known)
@@ -182,6 +188,14 @@ func removeStale(out string) {
 // CheckPath reports whether rel is a safe file path inside the site: local,
 // slash-separated, clean, and not the marker.
 func CheckPath(rel string) error {
+	if plainPath(rel) && rel != Marker && rel != FileList {
+		return nil
+	}
+	return checkPath(rel)
+}
+
+// checkPath is CheckPath by its general rules.
+func checkPath(rel string) error {
 	if rel == "" || !filepath.IsLocal(rel) || strings.ContainsAny(rel, "\\\x00\n\r") ||
 		filepath.ToSlash(filepath.Clean(rel)) != rel || strings.HasSuffix(rel, "/") {
 		return fmt.Errorf("refusing to write %q: not a clean path inside the output folder", rel)
@@ -191,6 +205,55 @@ func CheckPath(rel string) error {
 	}
 	return nil
 }
+
+// plainPath reports whether rel is segments of ASCII letters, digits,
+// '-', '_' and '.' between single slashes, none of them "." or "..": such
+// a path is local and clean as it stands, as CheckPath's general rules
+// would find at more cost (a rebuild checks every page's path).
+func plainPath(rel string) bool {
+	seg := 0 // bytes of the segment so far
+	dots := 0
+	for k := 0; k < len(rel); k++ {
+		switch plainByte[rel[k]] {
+		case plainOther:
+			seg++
+		case plainDot:
+			seg++
+			dots++
+		case plainSlash:
+			if seg == 0 || seg == dots && dots <= 2 {
+				return false
+			}
+			seg, dots = 0, 0
+		default:
+			return false
+		}
+	}
+	return seg > 0 && !(seg == dots && dots <= 2)
+}
+
+// What plainPath makes of each byte: a table, not a switch of ranges, as
+// it looks at every byte of half a million paths.
+const (
+	plainNo = iota
+	plainOther
+	plainDot
+	plainSlash
+)
+
+var plainByte = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '/':
+			t[c] = plainSlash
+		case c == '.':
+			t[c] = plainDot
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+			t[c] = plainOther
+		}
+	}
+	return t
+}()
 
 // WriteFile adds the file rel (slash-separated, relative to the site root)
 // with the given bytes. It is safe for concurrent use. Writing the same
@@ -282,6 +345,38 @@ func retryEINTR(f func() error) error {
 	}
 }
 
+// sortedFiles are files with their fingerprints, sorted by path and
+// distinct.
+type sortedFiles struct {
+	rels   []string
+	prints []Fingerprint
+}
+
+// find returns the fingerprint of rel, if f has it.
+func (f *sortedFiles) find(rel string) (Fingerprint, bool) {
+	if len(f.rels) == 0 {
+		return Fingerprint{}, false
+	}
+	k, ok := slices.BinarySearch(f.rels, rel)
+	if !ok {
+		return Fingerprint{}, false
+	}
+	return f.prints[k], true
+}
+
+// lookup returns the fingerprint of the new site's file rel (the zero
+// Fingerprint while it is claimed only), and whether the site has it.
+// s.mu is held.
+func (s *Site) lookup(rel string) (Fingerprint, bool) {
+	if fp, ok := s.prints[rel]; ok {
+		return fp, true
+	}
+	return s.block.find(rel)
+}
+
+// count is how many files the new site has. s.mu is held.
+func (s *Site) count() int { return len(s.prints) + len(s.block.rels) }
+
 // claim checks rel and reserves it.
 func (s *Site) claim(rel string) error {
 	if err := CheckPath(rel); err != nil {
@@ -292,7 +387,7 @@ func (s *Site) claim(rel string) error {
 	if s.done {
 		return errors.New("write: site already committed or aborted")
 	}
-	if _, ok := s.prints[rel]; ok {
+	if _, ok := s.lookup(rel); ok {
 		return fmt.Errorf("two outputs want the same file %s", rel)
 	}
 	s.prints[rel] = Fingerprint{}
@@ -330,7 +425,7 @@ func (s *Site) Keep(rel string, fp Fingerprint) bool {
 // every page.
 func (s *Site) claimKept(rel string, fp Fingerprint) bool {
 	s.mu.Lock()
-	if _, ok := s.prints[rel]; s.done || ok {
+	if _, ok := s.lookup(rel); s.done || ok {
 		s.mu.Unlock()
 		return false
 	}
@@ -338,6 +433,42 @@ func (s *Site) claimKept(rel string, fp Fingerprint) bool {
 	s.mu.Unlock()
 	s.kept.Add(1)
 	s.bytes.Add(fp.Size)
+	return true
+}
+
+// KeepSorted is Keep for many files at once: the previous site's files
+// at rels, sorted and distinct, kept with prints (one each). It keeps all
+// of them or none, and reports which: none when a path is not a clean
+// path inside the site, the paths are not sorted and distinct, one of
+// them is the site's already, the site is done, or a block of files was
+// kept so before. The site holds rels and prints as they are: the caller
+// must not change them. Files kept so cost the publication no table entry
+// each, and are listed in FileList without sorting them again.
+func (s *Site) KeepSorted(rels []string, prints []Fingerprint) bool {
+	if len(rels) != len(prints) || len(rels) == 0 {
+		return false
+	}
+	var size int64
+	for k, rel := range rels {
+		if CheckPath(rel) != nil || k > 0 && rels[k-1] >= rel {
+			return false
+		}
+		size += prints[k].Size
+	}
+	block := sortedFiles{rels, prints}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || len(s.block.rels) > 0 {
+		return false
+	}
+	for rel := range s.prints {
+		if _, ok := block.find(rel); ok {
+			return false
+		}
+	}
+	s.block = block
+	s.kept.Add(int64(len(rels)))
+	s.bytes.Add(size)
 	return true
 }
 
@@ -360,7 +491,7 @@ func (s *Site) ReuseAll(rels []string, wants []Fingerprint) bool {
 		return false
 	}
 	for _, rel := range rels {
-		if _, ok := s.prints[rel]; ok {
+		if _, ok := s.lookup(rel); ok {
 			s.mu.Unlock()
 			return false
 		}
@@ -383,7 +514,8 @@ func (s *Site) Expect(n int) {
 	defer s.mu.Unlock()
 	// The assets may be in already: a map grown file by file rehashes
 	// its whole table at each doubling. Told the same twice, it is not
-	// made again.
+	// made again. The files kept as a block are not in the table.
+	n -= len(s.block.rels)
 	if n > len(s.prints) && n > s.sizedAt {
 		s.sizedAt = n
 		prints := make(map[string]Fingerprint, n)
@@ -473,7 +605,7 @@ func (s *Site) FingerprintsOf(rels []string, prints []Fingerprint, ok []bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, rel := range rels {
-		prints[k], ok[k] = s.prints[rel]
+		prints[k], ok[k] = s.lookup(rel)
 		ok[k] = ok[k] && prints[k] != Fingerprint{} // not claimed only
 	}
 }
@@ -524,7 +656,7 @@ func (s *Site) mkdirs(dir string) error {
 func (s *Site) Has(rel string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.prints[rel]
+	_, ok := s.lookup(rel)
 	return ok
 }
 
@@ -575,7 +707,13 @@ const inPlaceShare = 0.25
 
 // Commit publishes the new site. previous lists the files of the previous
 // site when the caller knows them (nil: the output folder is walked).
-func (s *Site) Commit(previous []string) error {
+func (s *Site) Commit(previous []string) error { return s.CommitKnown(previous, 0) }
+
+// CommitKnown is Commit for a caller that leaves out of previous some
+// files of the previous site that it knows the new site has (staying is
+// how many): they are neither looked up nor removed. A rebuild knows
+// that of its record pages, half a million of them at most.
+func (s *Site) CommitKnown(previous []string, staying int) error {
 	s.mu.Lock()
 	if s.done {
 		s.mu.Unlock()
@@ -588,15 +726,15 @@ func (s *Site) Commit(previous []string) error {
 		return s.publishNew()
 	}
 	if previous == nil {
-		previous = readFileList(s.out)
+		previous, staying = readFileList(s.out), 0
 	}
 	if previous == nil {
 		previous = walk(s.out)
 	}
 	var removed []string
-	kept := 0 // files of the previous site that the new one has
+	kept := staying // files of the previous site that the new one has
 	for _, rel := range previous {
-		_, ok := s.prints[rel]
+		_, ok := s.lookup(rel)
 		if ok {
 			kept++
 		} else if rel != Marker && rel != FileList {
@@ -606,7 +744,7 @@ func (s *Site) Commit(previous []string) error {
 		}
 	}
 	// The same files as before: the file list on disk holds them.
-	sameFiles := len(removed) == 0 && kept == len(s.prints)
+	sameFiles := len(removed) == 0 && kept == s.count()
 	slices.Sort(removed)
 	s.removed = int64(len(removed))
 	changes := len(s.staged) + len(removed)
@@ -614,7 +752,7 @@ func (s *Site) Commit(previous []string) error {
 	case changes == 0:
 		s.mode = "unchanged"
 		return os.RemoveAll(s.stage)
-	case float64(changes) <= inPlaceShare*float64(max(1, len(s.prints))):
+	case float64(changes) <= inPlaceShare*float64(max(1, s.count())):
 		s.mode = "in place"
 		return s.publishInPlace(removed, sameFiles)
 	default:
@@ -650,35 +788,82 @@ func (s *Site) publishNew() error {
 // writeFileList writes FileList into the stage: the new site's files.
 // The list is compressed as it is written, not built whole first: at
 // 100,000 records it is megabytes of paths, fresh memory for one write.
+// The files kept as a block are sorted already: only the others are
+// sorted, and the two merged.
 func (s *Site) writeFileList() error {
 	rels := make([]string, 0, len(s.prints))
 	for rel := range s.prints {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
+	rels = mergeSorted(rels, s.block.rels)
 	f, err := os.Create(filepath.Join(s.stage, FileList))
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
+	err = writeList(f, rels)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeList writes rels, a line each, gzipped, to w: in parts compressed
+// side by side, one gzip member each (a gzip reader reads the members as
+// one stream), as the publication waits for it and the other cores have
+// nothing else to do.
+func writeList(w io.Writer, rels []string) error {
+	parts := max(1, min(runtime.GOMAXPROCS(0), len(rels)/listPart))
+	zipped := make([]bytes.Buffer, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			zipList(&zipped[p], rels[p*len(rels)/parts:(p+1)*len(rels)/parts])
+		}()
+	}
+	wg.Wait()
+	for p := range zipped {
+		if _, err := zipped[p].WriteTo(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listPart is the fewest paths a part of the file list holds.
+const listPart = 16 << 10
+
+// zipList writes rels, a line each, as one gzip member into buf.
+func zipList(buf *bytes.Buffer, rels []string) {
 	// The fastest level: the list is written again by every build that
 	// renames a file (a one-record change renames search files), where the
 	// default level's extra compression costs more time than it saves
 	// bytes of a file only the next build reads.
-	zw, _ := gzip.NewWriterLevel(bw, gzip.BestSpeed)
+	zw, _ := gzip.NewWriterLevel(buf, gzip.BestSpeed)
 	var line []byte
 	for _, rel := range rels {
 		line = append(append(line[:0], rel...), '\n')
 		zw.Write(line)
 	}
-	err = zw.Close() // the first write error, if any
-	if err == nil {
-		err = bw.Flush()
+	zw.Close() // a buffer's writes do not fail
+}
+
+// mergeSorted merges two sorted lists of distinct paths, none in both.
+func mergeSorted(a, b []string) []string {
+	if len(b) == 0 {
+		return a
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
 	}
-	return err
+	return append(append(out, a...), b...)
 }
 
 // readFileList returns the files FileList in out names, or nil when it is
@@ -728,7 +913,7 @@ func (s *Site) keepForeign(removed []string) error {
 		gone[rel] = true
 	}
 	for _, rel := range walk(s.out) {
-		if _, ours := s.prints[rel]; ours || gone[rel] || rel == Marker || rel == FileList {
+		if _, ours := s.lookup(rel); ours || gone[rel] || rel == Marker || rel == FileList {
 			continue
 		}
 		dst := filepath.Join(s.stage, filepath.FromSlash(rel))
@@ -749,18 +934,13 @@ func (s *Site) publishSwap() error {
 		if s.staged[rel] {
 			continue
 		}
-		dst := filepath.Join(s.stage, filepath.FromSlash(rel))
-		if err := s.mkdirs(filepath.Dir(dst)); err != nil {
-			os.RemoveAll(s.stage)
+		if err := s.linkKept(rel); err != nil {
 			return err
 		}
-		if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
-			os.RemoveAll(s.stage)
-			if errors.Is(err, fs.ErrNotExist) {
-				// Kept on the caller's word (Known) but gone from disk.
-				return fmt.Errorf("publish: keeping %s: %w", rel, ErrGone)
-			}
-			return fmt.Errorf("publish: %w", err)
+	}
+	for _, rel := range s.block.rels {
+		if err := s.linkKept(rel); err != nil {
+			return err
 		}
 	}
 	if err := s.writeFileList(); err != nil {
@@ -786,6 +966,25 @@ func (s *Site) publishSwap() error {
 		return fmt.Errorf("publish: %w", err)
 	}
 	return os.RemoveAll(old)
+}
+
+// linkKept hard-links the previous site's file rel into the stage; on
+// failure the stage is removed.
+func (s *Site) linkKept(rel string) error {
+	dst := filepath.Join(s.stage, filepath.FromSlash(rel))
+	if err := s.mkdirs(filepath.Dir(dst)); err != nil {
+		os.RemoveAll(s.stage)
+		return err
+	}
+	if err := os.Link(filepath.Join(s.out, filepath.FromSlash(rel)), dst); err != nil {
+		os.RemoveAll(s.stage)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Kept on the caller's word (Known) but gone from disk.
+			return fmt.Errorf("publish: keeping %s: %w", rel, ErrGone)
+		}
+		return fmt.Errorf("publish: %w", err)
+	}
+	return nil
 }
 
 // journalStep is one line of the publication journal.

@@ -1,12 +1,17 @@
 package publish
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -398,4 +403,152 @@ func TestExpectSizesOnce(t *testing.T) {
 		t.Error("a file written before Expect was lost")
 	}
 	s.Abort()
+}
+
+// A path plainPath passes is one CheckPath's general rules pass too, and
+// the site's usual paths pass it; the reserved names stay refused.
+func TestPlainPathIsCleanAndLocal(t *testing.T) {
+	plain := []string{"a", "a/b", "a/b/index.html", ".x", "..x", "...", "a/.../b", "a-b_c.9/Z", Marker, FileList}
+	other := []string{"", "/", "/a", "a/", "a//b", ".", "..", "./a", "a/./b", "a/..", "../a", "a/../b",
+		"a\\b", "a b", "a\x00", "é/a"}
+	for _, p := range plain {
+		if !plainPath(p) {
+			t.Errorf("plainPath(%q) = false", p)
+		}
+		if p != Marker && p != FileList && checkPath(p) != nil {
+			t.Errorf("plainPath(%q) but CheckPath's rules refuse it: %v", p, checkPath(p))
+		}
+	}
+	for _, p := range other {
+		if plainPath(p) {
+			t.Errorf("plainPath(%q) = true", p)
+		}
+	}
+	for _, p := range []string{Marker, FileList} {
+		if CheckPath(p) == nil {
+			t.Errorf("CheckPath(%q) passed a reserved name", p)
+		}
+	}
+}
+
+// KeepSorted keeps a block of the previous site's files on the caller's
+// word, all or none; a block's path cannot be written or kept again; the
+// published site holds them as they were and lists them with the others;
+// a file of the previous site left out of the block and not written goes.
+func TestKeepSortedKeepsABlock(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	rels := []string{"a/index.html", "b/index.html", "c/index.html", "d/index.html"}
+	s, _ := Begin(out)
+	for _, rel := range rels {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.Commit(nil))
+	prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
+	s.FingerprintsOf(rels, prints, ok)
+
+	s, _ = Begin(out)
+	must(t, s.WriteFile("b/index.html", []byte("b, changed")))
+	for _, bad := range [][]string{
+		{"c/index.html", "a/index.html"}, // not sorted
+		{"a/index.html", "a/index.html"}, // twice
+		{"a/index.html", "b/index.html"}, // b is written
+		{"../x", "a/index.html"},         // not inside the site
+	} {
+		if s.KeepSorted(bad, prints[:2]) {
+			t.Fatalf("kept %q", bad)
+		}
+	}
+	if s.Has("a/index.html") {
+		t.Fatal("a refused block kept a file")
+	}
+	block := []string{"a/index.html", "c/index.html"}
+	if !s.KeepSorted(block, []Fingerprint{prints[0], prints[2]}) {
+		t.Fatal("did not keep the block")
+	}
+	if s.KeepSorted([]string{"z/index.html"}, prints[:1]) {
+		t.Error("kept a second block")
+	}
+	if err := s.WriteFile("c/index.html", []byte("again")); err == nil {
+		t.Error("wrote a file of the block")
+	}
+	if s.Keep("a/index.html", prints[0]) || !s.Has("c/index.html") {
+		t.Error("a file of the block was kept again, or is not the site's")
+	}
+	got, gotOK := make([]Fingerprint, 2), make([]bool, 2)
+	s.FingerprintsOf(block, got, gotOK)
+	if !gotOK[0] || !gotOK[1] || got[0] != prints[0] || got[1] != prints[2] {
+		t.Errorf("the block's fingerprints: %+v %v", got, gotOK)
+	}
+	must(t, s.WriteFile("e/index.html", []byte("new")))
+	// The block's files are left out of previous, as a rebuild does.
+	must(t, s.CommitKnown([]string{"b/index.html", "d/index.html"}, len(block)))
+	if st := s.Stats(); st.Unchanged != 2 || st.Written != 2 || st.Removed != 1 {
+		t.Errorf("stats %+v, want 2 unchanged, 2 written, 1 removed", st)
+	}
+	for rel, want := range map[string]string{"a/index.html": "a/index.html", "b/index.html": "b, changed", "c/index.html": "c/index.html", "e/index.html": "new"} {
+		if b, err := os.ReadFile(filepath.Join(out, rel)); err != nil || string(b) != want {
+			t.Errorf("%s: %q, %v; want %q", rel, b, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "d", "index.html")); !os.IsNotExist(err) {
+		t.Errorf("a file neither kept nor written survived: %v", err)
+	}
+	if got, want := readFileList(out), []string{"a/index.html", "b/index.html", "c/index.html", "e/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("file list %q, want %q", got, want)
+	}
+}
+
+// A swap hard-links a block's files into the new site.
+func TestKeepSortedSwap(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	rels := []string{"a/index.html", "b/index.html", "c/index.html"}
+	s, _ := Begin(out)
+	for _, rel := range rels {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.Commit(nil))
+	prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
+	s.FingerprintsOf(rels, prints, ok)
+
+	s, _ = Begin(out)
+	if !s.KeepSorted(rels[:1], prints[:1]) {
+		t.Fatal("did not keep the block")
+	}
+	for _, rel := range []string{"x/index.html", "y/index.html", "z/index.html"} {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.CommitKnown(rels[1:], 1))
+	if st := s.Stats(); st.Mode != "swap" {
+		t.Fatalf("stats %+v, want a swap", st)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "a/index.html")); err != nil || string(b) != "a/index.html" {
+		t.Errorf("the block's file: %q, %v", b, err)
+	}
+	if got, want := readFileList(out), []string{"a/index.html", "x/index.html", "y/index.html", "z/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("file list %q, want %q", got, want)
+	}
+}
+
+// The file list written in parts reads back, with any gzip reader, as the
+// paths in order, a line each.
+func TestWriteListInParts(t *testing.T) {
+	for _, n := range []int{0, 1, listPart, 3*listPart + 7} {
+		rels := make([]string, n)
+		for k := range rels {
+			rels[k] = fmt.Sprintf("o/r%d/s%07d/index.html", k%13, k)
+		}
+		var b bytes.Buffer
+		must(t, writeList(&b, rels))
+		zr, err := gzip.NewReader(&b)
+		must(t, err)
+		data, err := io.ReadAll(zr)
+		must(t, err)
+		want := ""
+		if n > 0 {
+			want = strings.Join(rels, "\n") + "\n"
+		}
+		if string(data) != want {
+			t.Errorf("%d paths: the list reads back as %d bytes, want %d", n, len(data), len(want))
+		}
+	}
 }
