@@ -10,13 +10,15 @@ import (
 	"sync"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // docRef is a record as the numbering sees it.
 type docRef struct {
 	internal bindex.IndexInternalID
 	id       string
-	sortKey  string
+	sortKey  string // "" when numbered as before (numberAsBefore)
 }
 
 // number is the phase numbering. Scorch's internal ids are not stable, so
@@ -52,11 +54,25 @@ func (x *exportRun) number() error {
 		internals = append(internals, flat[len(flat)-len(id):len(flat):len(flat)])
 	}
 	dr.Close()
-	docs, err := x.refs(internals)
+	if ok, err := x.numberAsBefore(internals); ok || err != nil {
+		return err
+	}
+	docs, err := x.refs(internals, true)
 	if err != nil {
 		return err
 	}
 	sortDocs(docs)
+	key := numberingKey(docs)
+	x.setNumbering(docs, key)
+	if !numberingSaved(x.ex.ix.Dir(), key) {
+		x.next.numbering = newSavedNumbering(key, docs)
+	}
+	return nil
+}
+
+// setNumbering takes docs (by doc number) as the numbering, whose key is
+// key.
+func (x *exportRun) setNumbering(docs []docRef, key [32]byte) {
 	x.docs, x.docNum = docs, &docNumbers{byNum: make([]uint32, 0, len(docs))}
 	for i, d := range docs {
 		x.docNum.set(d.internal, uint32(i))
@@ -67,14 +83,68 @@ func (x *exportRun) number() error {
 		x.ids[i] = d.id
 	}
 	x.next = &exportState{Options: optionsKey(x.opts), DocCount: x.docCount,
-		Numbering: numberingKey(docs), Index: x.ex.ix.RecordsKey()}
-	return nil
+		Numbering: key, Index: x.ex.ix.RecordsKey()}
 }
 
-// refs reads the records' ids and sort keys. Each external id is a
-// stored-field read (a tenth of a second at 100,000 records): spread over
-// the cores.
-func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
+// numberAsBefore numbers the records as the previous export did, when
+// that numbering is still theirs: the previous export's state is of the
+// index as it was opened, records were only edited since (no record
+// added or removed, none indexed again unknown to Changes), and every
+// edited record kept its sort key (its sum in the numbering file). The
+// records the index did not index again have the sort keys they had at
+// that export (the side store is the one it numbered), so the order by
+// (sort key, id) is the one the file holds, and its key is the state's.
+// An export that cannot be incremental (no Keep) sorts: a whole export
+// is made from nothing but the index.
+func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, error) {
+	ch := x.ex.ch
+	if x.opts.Keep == nil || ch.Terms == nil || ch.Restructured || len(ch.Terms) > index.MaxChanged {
+		return false, nil
+	}
+	prev, err := x.ex.loadExportState()
+	if err != nil {
+		return false, nil
+	}
+	x.prev = prev
+	if prev.Index != ch.Opened || prev.DocCount != x.docCount {
+		return false, nil
+	}
+	nt := loadNumbering(x.ex.ix.Dir(), prev.Numbering)
+	if nt == nil {
+		return false, nil
+	}
+	defer nt.close()
+	if nt.len() != len(internals) {
+		return false, nil
+	}
+	for id := range ch.Terms {
+		sortKey, ok := x.ex.ix.SortKeyOf(id)
+		doc, found := nt.find(id)
+		if !ok || !found || nt.sum(doc) != sortKeySum(sortKey) {
+			return false, nil
+		}
+	}
+	refs, err := x.refs(internals, false)
+	if err != nil {
+		return false, err
+	}
+	docs := make([]docRef, len(refs))
+	for _, d := range refs {
+		doc, ok := nt.find(d.id)
+		if !ok || docs[doc].id != "" {
+			return false, nil // not the records numbered (ids are not empty)
+		}
+		docs[doc] = d
+	}
+	x.setNumbering(docs, prev.Numbering)
+	x.st.NumberingKept = true
+	return true, nil
+}
+
+// refs reads the records' ids and, with sortKeys, their sort keys. Each
+// external id is a stored-field read (a tenth of a second at 100,000
+// records): spread over the cores.
+func (x *exportRun) refs(internals []bindex.IndexInternalID, sortKeys bool) ([]docRef, error) {
 	docs := make([]docRef, len(internals))
 	workers := runtime.GOMAXPROCS(0)
 	errs := make([]error, workers)
@@ -89,12 +159,16 @@ func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
 					errs[w] = err
 					return
 				}
+				docs[i] = docRef{internal: internals[i], id: ext}
+				if !sortKeys {
+					continue
+				}
 				sortKey, ok := x.ex.ix.SortKeyOf(ext)
 				if !ok {
 					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
 					return
 				}
-				docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
+				docs[i].sortKey = sortKey
 			}
 		}()
 	}
