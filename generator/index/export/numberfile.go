@@ -18,7 +18,7 @@ import (
 // (AppendString), then 8 bytes per doc: the sort key's sum.
 const (
 	numberingKind    = "export numbering"
-	numberingVersion = 1
+	numberingVersion = 2
 	numberingFile    = "export.numbering"
 )
 
@@ -30,19 +30,30 @@ func sortKeySum(sortKey string) uint64 {
 	return binary.LittleEndian.Uint64(s[:8])
 }
 
-// savedNumbering is a numbering to save: its key, ids and sort key sums
-// by doc number.
+// savedNumbering is a numbering to save: its key, the doc numbers in
+// the order of the internal ids, and the ids and sort key sums by doc
+// number.
 type savedNumbering struct {
-	key  [32]byte
-	ids  []string
-	sums []uint64
+	key   [32]byte
+	order []uint32
+	ids   []string
+	sums  []uint64
 }
 
-// newSavedNumbering takes the numbering of docs (by doc number) to save.
-func newSavedNumbering(key [32]byte, docs []docRef) *savedNumbering {
-	s := &savedNumbering{key: key, ids: make([]string, len(docs)), sums: make([]uint64, len(docs))}
+// newSavedNumbering takes the numbering of docs (by doc number; nums
+// maps their internal ids to it) to save.
+func newSavedNumbering(key [32]byte, docs []docRef, nums *docNumbers) *savedNumbering {
+	s := &savedNumbering{key: key, order: make([]uint32, 0, len(docs)), ids: make([]string, len(docs)), sums: make([]uint64, len(docs))}
 	for i := range docs {
 		s.ids[i], s.sums[i] = docs[i].id, sortKeySum(docs[i].sortKey)
+	}
+	for _, v := range nums.byNum {
+		if v != 0 {
+			s.order = append(s.order, v-1)
+		}
+	}
+	for _, doc := range nums.other {
+		s.order = append(s.order, doc)
 	}
 	return s
 }
@@ -66,9 +77,10 @@ func saveNumbering(dir string, s *savedNumbering) error {
 	}
 	b := cachefile.Begin(make([]byte, 0, size), numberingKind, numberingVersion)
 	b = append(b, s.key[:]...)
-	b = binary.AppendUvarint(b, uint64(len(s.ids)))
-	for _, id := range s.ids {
-		b = cachefile.AppendString(b, id)
+	b = binary.AppendUvarint(b, uint64(len(s.order)))
+	for _, doc := range s.order {
+		b = cachefile.AppendString(b, s.ids[doc])
+		b = binary.AppendUvarint(b, uint64(doc))
 	}
 	for _, sum := range s.sums {
 		b = binary.LittleEndian.AppendUint64(b, sum)
@@ -76,14 +88,16 @@ func saveNumbering(dir string, s *savedNumbering) error {
 	return cachefile.WriteFile(filepath.Join(dir, numberingFile), cachefile.Seal(b))
 }
 
-// numberingTable is a numbering file, mapped, with a table from id to doc
-// number.
+// numberingTable is a numbering file, mapped: its records in the order
+// of the internal ids then, and (made when first needed) a table from id
+// to that place.
 type numberingTable struct {
 	m     *cachefile.Mapping
 	body  []byte
-	at    []uint32 // where each doc's id begins and ends in body: 2 a doc
-	sums  []byte   // 8 bytes a doc
-	slots []uint32 // open addressing: doc number + 1, 0 empty
+	at    []uint32 // where each record's id begins and ends in body: 2 a record
+	docs  []uint32 // each record's doc number
+	sums  []byte   // 8 bytes a doc number
+	slots []uint32 // open addressing: place + 1, 0 empty
 	seed  maphash.Seed
 }
 
@@ -105,47 +119,57 @@ func loadNumbering(dir string, key [32]byte) *numberingTable {
 		m.Close()
 		return nil
 	}
-	nt := &numberingTable{m: m, body: body, at: make([]uint32, 2*n), seed: maphash.MakeSeed()}
+	nt := &numberingTable{m: m, body: body, at: make([]uint32, 2*n), docs: make([]uint32, n)}
 	for i := 0; i < n; i++ {
 		id := r.Bytes()
 		end := len(body) - r.Len()
 		nt.at[2*i], nt.at[2*i+1] = uint32(end-len(id)), uint32(end)
+		nt.docs[i] = uint32(r.Int(n - 1))
 	}
 	nt.sums = r.Next(8 * n)
 	if r.Done() != nil {
 		m.Close()
 		return nil
 	}
-	nt.index(n)
 	return nt
 }
 
 // index fills the table of ids.
-func (nt *numberingTable) index(n int) {
+func (nt *numberingTable) index() {
+	n := nt.len()
+	nt.seed = maphash.MakeSeed()
 	size := 1
 	for size < 2*n {
 		size *= 2
 	}
 	nt.slots = make([]uint32, size)
-	for doc := 0; doc < n; doc++ {
-		id := nt.id(doc)
+	for i := 0; i < n; i++ {
+		id := nt.id(i)
 		for s := maphash.Bytes(nt.seed, id) & uint64(size-1); ; s = (s + 1) & uint64(size-1) {
 			if nt.slots[s] == 0 {
-				nt.slots[s] = uint32(doc) + 1
+				nt.slots[s] = uint32(i) + 1
 				break
 			}
 		}
 	}
 }
 
-// id is the id of doc, in the mapping.
-func (nt *numberingTable) id(doc int) []byte {
-	return nt.body[nt.at[2*doc]:nt.at[2*doc+1]]
+// id is the id of the record at place i, in the mapping.
+func (nt *numberingTable) id(i int) []byte {
+	return nt.body[nt.at[2*i]:nt.at[2*i+1]]
 }
 
-// find returns the doc number of id (the first, should the file hold it
+// at reports whether the record at place i (if any) is id.
+func (nt *numberingTable) idAt(i int, id string) bool {
+	return i < nt.len() && string(nt.id(i)) == id
+}
+
+// find returns the place of id (the first, should the file hold it
 // twice: the caller then finds another id missing).
 func (nt *numberingTable) find(id string) (int, bool) {
+	if nt.slots == nil {
+		nt.index()
+	}
 	mask := uint64(len(nt.slots) - 1)
 	for s := maphash.String(nt.seed, id) & mask; ; s = (s + 1) & mask {
 		v := nt.slots[s]
@@ -158,11 +182,14 @@ func (nt *numberingTable) find(id string) (int, bool) {
 	}
 }
 
+// doc is the doc number of the record at place i.
+func (nt *numberingTable) doc(i int) int { return int(nt.docs[i]) }
+
 // sum is the sort key sum of doc.
 func (nt *numberingTable) sum(doc int) uint64 {
 	return binary.LittleEndian.Uint64(nt.sums[8*doc:])
 }
 
-func (nt *numberingTable) len() int { return len(nt.at) / 2 }
+func (nt *numberingTable) len() int { return len(nt.docs) }
 
 func (nt *numberingTable) close() { nt.m.Close() }

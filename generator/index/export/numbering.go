@@ -65,7 +65,7 @@ func (x *exportRun) number() error {
 	key := numberingKey(docs)
 	x.setNumbering(docs, key)
 	if !numberingSaved(x.ex.ix.Dir(), key) {
-		x.next.numbering = newSavedNumbering(key, docs)
+		x.next.numbering = newSavedNumbering(key, docs, x.docNum)
 	}
 	return nil
 }
@@ -117,28 +117,81 @@ func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, er
 	if nt.len() != len(internals) {
 		return false, nil
 	}
-	for id := range ch.Terms {
-		sortKey, ok := x.ex.ix.SortKeyOf(id)
-		doc, found := nt.find(id)
-		if !ok || !found || nt.sum(doc) != sortKeySum(sortKey) {
-			return false, nil
-		}
-	}
 	refs, err := x.refs(internals, false)
 	if err != nil {
 		return false, err
 	}
 	docs := make([]docRef, len(refs))
+	var pl placer
 	for _, d := range refs {
-		doc, ok := nt.find(d.id)
-		if !ok || docs[doc].id != "" {
-			return false, nil // not the records numbered (ids are not empty)
+		i, ok := pl.place(nt, d.id)
+		if !ok {
+			return false, nil // not a record numbered
+		}
+		doc := nt.doc(i)
+		if docs[doc].id != "" {
+			return false, nil // a doc number twice (ids are not empty)
 		}
 		docs[doc] = d
+		if _, edited := ch.Terms[d.id]; edited {
+			sortKey, ok := x.ex.ix.SortKeyOf(d.id)
+			if !ok || nt.sum(doc) != sortKeySum(sortKey) {
+				return false, nil // its sort key changed
+			}
+		}
 	}
 	x.setNumbering(docs, prev.Numbering)
 	x.st.NumberingKept = true
 	return true, nil
+}
+
+// placer finds the records, in the order of their internal ids now, in
+// the numbering file (in that order then): most are where the last one
+// found was followed by the next; a record indexed again has left its
+// place, skipped, and comes later, from a new segment.
+type placer struct {
+	next    int   // the place after the last record found
+	skipped []int // places passed over, while few
+}
+
+// maxSkipped bounds the places a placer remembers: beyond, it looks
+// records up in the file's table of ids.
+const maxSkipped = 64
+
+// place returns the place in nt of the record id.
+func (p *placer) place(nt *numberingTable, id string) (int, bool) {
+	switch {
+	case nt.idAt(p.next, id):
+		p.next++
+		return p.next - 1, true
+	case nt.idAt(p.next+1, id):
+		p.skip(p.next, p.next+1)
+		p.next += 2
+		return p.next - 1, true
+	}
+	for k, i := range p.skipped {
+		if nt.idAt(i, id) {
+			p.skipped = append(p.skipped[:k], p.skipped[k+1:]...)
+			return i, true
+		}
+	}
+	i, ok := nt.find(id)
+	if ok && i > p.next {
+		p.skip(p.next, i)
+		p.next = i + 1
+	}
+	return i, ok
+}
+
+// skip notes the places from, up to to, passed over.
+func (p *placer) skip(from, to int) {
+	if len(p.skipped)+to-from > maxSkipped {
+		p.skipped = p.skipped[:0] // too many: looked up instead
+		return
+	}
+	for i := from; i < to; i++ {
+		p.skipped = append(p.skipped, i)
+	}
 }
 
 // refs reads the records' ids and, with sortKeys, their sort keys. Each
