@@ -50,12 +50,14 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		return nil, nil
 	}
 	n, inPrev := 0, 0
-	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(_ int32, held, same bool) bool {
+	var edited []int32 // the records the index holds otherwise, if few
+	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(i int32, held, same bool) bool {
 		if held {
 			inPrev++
 		}
 		if !same {
 			n++
+			edited = append(edited, i)
 		}
 		return n <= maxEarly
 	})
@@ -80,7 +82,7 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		defer close(e.done)
 		// On the goroutine: a lookup in the index for every record (a
 		// tenth of a second at half a million) is not the model's to wait.
-		changed, present := changedRecords(ds, prev, idx)
+		changed, present := changedAmong(ds, edited, idx)
 		only := map[int32]bool{}
 		for i := range changed {
 			only[ds.locOf(i).file] = true
@@ -117,18 +119,31 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 // changedRecords returns the records (by site index) that differ from
 // what the index holds, and how many records of the dataset it holds.
 func changedRecords(ds *dataset, prev *pageCache, idx *index.Index) (map[int32]bool, int) {
-	changed := map[int32]bool{}
-	present := 0
+	var edited []int32
 	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(i int32, _, same bool) bool {
-		has := idx.Has(ds.ids[i])
-		if has {
-			present++
-		}
-		if !same || !has {
-			changed[i] = true
+		if !same {
+			edited = append(edited, i)
 		}
 		return true
 	})
+	return changedAmong(ds, edited, idx)
+}
+
+// changedAmong is changedRecords of the records edited (those the page
+// cache says the index holds otherwise): they and those the index lacks.
+func changedAmong(ds *dataset, edited []int32, idx *index.Index) (map[int32]bool, int) {
+	changed := make(map[int32]bool, len(edited))
+	for _, i := range edited {
+		changed[i] = true
+	}
+	present := 0
+	for i, id := range ds.ids {
+		if idx.Has(id) {
+			present++
+		} else {
+			changed[int32(i)] = true
+		}
+	}
 	return changed, present
 }
 

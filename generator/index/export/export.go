@@ -143,6 +143,9 @@ type Stats struct {
 	// every shard that may have changed was re-encoded.
 	CheckedTerms int
 	ChangedTerms int
+	// NumberingKept: the records were numbered as at the previous export
+	// (its numbering file), not sorted again.
+	NumberingKept bool
 	// ProbedTerms of the checked terms were found unchanged by their
 	// postings of the changed records alone, not read whole.
 	ProbedTerms int
@@ -219,6 +222,11 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	x := &exportRun{ex: ex, opts: opts, st: &st, r: r, start: start, names: map[string]string{},
 		w: &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}}
 	phases := []func() error{x.number, x.writeShards, x.compilePatterns, x.writeDocData, x.writeFilters, x.writeIDIndex, x.writeManifest}
+	defer func() {
+		if x.prev != nil {
+			x.prev.m.Close()
+		}
+	}()
 	for _, phase := range phases {
 		if err := phase(); err != nil {
 			return st, err
@@ -246,7 +254,10 @@ type exportRun struct {
 	docNum   *docNumbers
 	ids      []string // by doc number
 	next     *exportState
-	inc      *incremental // nil: a whole export
+	// prev is the previous export's state, when the numbering loaded it,
+	// until the plan of an incremental export takes it over.
+	prev *exportState
+	inc  *incremental // nil: a whole export
 
 	shardFirst, shardHash []string          // shards.go
 	rKeep, mKeep          []bool            // files kept, by file (patterns.go)

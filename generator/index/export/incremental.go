@@ -53,6 +53,9 @@ type exportState struct {
 	// read only when a pattern changed; patWords holds them until saved.
 	PatWordsKey [32]byte
 	patWords    [][]string
+	// numbering, when set, is the numbering to save in the numbering
+	// file (numberfile.go): made the whole way, and not saved yet.
+	numbering *savedNumbering
 	// PatSums holds, per doc, patternSum of the messagePattern its pattern
 	// program and words were made from; KFirst and KHashes the pattern
 	// keys files (k/NNNN). An export whose changed records kept their
@@ -148,6 +151,12 @@ func (ex *Exporter) SaveState(marker string) error {
 		}
 		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
 	}
+	if s.numbering != nil {
+		if err := saveNumbering(ex.ix.Dir(), s.numbering); err != nil {
+			return err
+		}
+		ex.pending.numbering = nil
+	}
 	err := saveExportState(ex.ix.Dir(), &s, marker)
 	// The state is saved or not, and the pending one (whose doc sets may
 	// refer to the mapping of the previous state) is done with.
@@ -231,8 +240,10 @@ type termReader interface {
 
 // planIncremental returns the plan of an incremental export, or nil when
 // the export must be made whole.
-func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []string, fields [][]dictTerm, read termReader) (*incremental, error) {
-	inc := ex.newIncremental(opts, next, ids)
+// prev is the previous export's state if the numbering loaded it (nil:
+// not loaded yet); the plan takes it over.
+func (ex *Exporter) planIncremental(opts Options, next, prev *exportState, ids []string, fields [][]dictTerm, read termReader) (*incremental, error) {
+	inc := ex.newIncremental(opts, next, prev, ids)
 	if inc == nil {
 		return nil, nil
 	}
@@ -263,13 +274,19 @@ func (ex *Exporter) planIncremental(opts Options, next *exportState, ids []strin
 // newIncremental begins the plan of an incremental export when the
 // previous export's state is of the index as it was before the changes
 // and of these options, and few records changed; else it returns nil.
-func (ex *Exporter) newIncremental(opts Options, next *exportState, ids []string) *incremental {
+// prev is that state if loaded already (nil: it is loaded here).
+func (ex *Exporter) newIncremental(opts Options, next, prev *exportState, ids []string) *incremental {
 	if opts.Keep == nil || opts.Has == nil || ex.ch.Terms == nil || ex.ch.Restructured {
+		if prev != nil {
+			prev.m.Close()
+		}
 		return nil
 	}
-	prev, err := ex.loadExportState()
-	if err != nil {
-		return nil
+	if prev == nil {
+		var err error
+		if prev, err = ex.loadExportState(); err != nil {
+			return nil
+		}
 	}
 	if prev.Options != next.Options || prev.Marker != opts.PrevMarker ||
 		prev.Index != ex.ch.Opened || prev.DocCount != next.DocCount || prev.Numbering != next.Numbering || len(prev.Shards) == 0 ||

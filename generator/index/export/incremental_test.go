@@ -67,6 +67,11 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		stats := checkIncremental(t, genRecords(3000, 11), Options{Pattern: pattern.Compile}, rounds, nil)
 		requireCached(t, stats)
+		for round, st := range stats {
+			if !st.NumberingKept {
+				t.Errorf("round %d: the records were sorted again: the numbering file was not used", round)
+			}
+		}
 		// Prefix lists none of whose terms changed are taken prepared
 		// from the term cache in some round (each re-encodes shards that
 		// hold lists), and the comparison checks them.
@@ -101,6 +106,20 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		stats := checkIncremental(t, genRecords(3000, 11), small, rounds, nil)
 		if kept, n := stats[3].Kept, stats[3].FilesByKind["m"]; n == 0 || n >= 4 || kept == 0 {
 			t.Errorf("round 3 wrote %d of 6 pattern files: want the changed ones alone", n)
+		}
+	})
+	// Without the numbering file, the records are sorted again.
+	t.Run("no numbering file", func(t *testing.T) {
+		noNumbering := func(ex *Exporter) {
+			ex.pending.numbering = nil
+			if err := os.Remove(filepath.Join(ex.ix.Dir(), numberingFile)); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+		}
+		for round, st := range checkIncremental(t, genRecords(3000, 11), small, rounds, noNumbering) {
+			if st.NumberingKept || !st.Incremental {
+				t.Errorf("round %d: numbered as before: %t, incremental: %t; want sorted again, incremental", round, st.NumberingKept, st.Incremental)
+			}
 		}
 	})
 	t.Run("no pattern words", func(t *testing.T) {
@@ -151,7 +170,14 @@ func TestExportAfterRenumbering(t *testing.T) {
 		}
 	}
 	docs := func(recs []record.Record) { recs[40].Documentation += " Restarting fixed it." }
-	checkIncremental(t, recs, Options{}, []func([]record.Record){docs, moved, docs}, nil, 1)
+	// a record removed and another added: the ids change
+	renamed := func(recs []record.Record) { recs[300].ID = "0000000000000000" }
+	stats := checkIncremental(t, recs, Options{}, []func([]record.Record){docs, moved, docs, renamed, docs}, nil, 1, 3)
+	for _, round := range []int{0, 2, 4} {
+		if !stats[round].NumberingKept {
+			t.Errorf("round %d: the records were sorted again after an edit in place", round)
+		}
+	}
 }
 
 // requireCached checks that each round of an incremental export took
@@ -309,9 +335,13 @@ func checkIncremental(t *testing.T, recs []record.Record, opts Options, rounds [
 		t.Logf("round %d: %d files, %d kept, %d written; %d of %d shards re-encoded, %d of %d terms of the changed records changed, %d terms from the term cache (%d entries, %d prefix lists prepared), filters kept: %t",
 			round, len(whole), st.Kept, st.Files, st.Shards, st.ShardsTotal, st.ChangedTerms, st.CheckedTerms, st.CachedTerms, st.CachedEntries, st.CachedLists, st.FiltersKept)
 		stats = append(stats, st)
-		// Same numbering: the id index is kept, not written again.
+		// Same numbering: the id index is kept, not written again, and
+		// the records are numbered as before, not sorted again.
 		if n := st.FilesByKind["i"]; st.Incremental && n != 0 {
 			t.Errorf("round %d: %d id index files written, want them kept", round, n)
+		}
+		if st.NumberingKept && !st.Incremental {
+			t.Errorf("round %d: numbered as before, but not incremental", round)
 		}
 		if st.Incremental && (st.Kept == 0 || st.Files >= len(whole)) {
 			t.Errorf("round %d: kept %d, wrote %d of %d files: not incremental", round, st.Kept, st.Files, len(whole))

@@ -10,13 +10,15 @@ import (
 	"sync"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/errdocs/errdocs/generator/index"
 )
 
 // docRef is a record as the numbering sees it.
 type docRef struct {
 	internal bindex.IndexInternalID
 	id       string
-	sortKey  string
+	sortKey  string // "" when numbered as before (numberAsBefore)
 }
 
 // number is the phase numbering. Scorch's internal ids are not stable, so
@@ -52,11 +54,25 @@ func (x *exportRun) number() error {
 		internals = append(internals, flat[len(flat)-len(id):len(flat):len(flat)])
 	}
 	dr.Close()
-	docs, err := x.refs(internals)
+	if ok, err := x.numberAsBefore(internals); ok || err != nil {
+		return err
+	}
+	docs, err := x.refs(internals, true)
 	if err != nil {
 		return err
 	}
 	sortDocs(docs)
+	key := numberingKey(docs)
+	x.setNumbering(docs, key)
+	if !numberingSaved(x.ex.ix.Dir(), key) {
+		x.next.numbering = newSavedNumbering(key, docs, x.docNum)
+	}
+	return nil
+}
+
+// setNumbering takes docs (by doc number) as the numbering, whose key is
+// key.
+func (x *exportRun) setNumbering(docs []docRef, key [32]byte) {
 	x.docs, x.docNum = docs, &docNumbers{byNum: make([]uint32, 0, len(docs))}
 	for i, d := range docs {
 		x.docNum.set(d.internal, uint32(i))
@@ -67,14 +83,121 @@ func (x *exportRun) number() error {
 		x.ids[i] = d.id
 	}
 	x.next = &exportState{Options: optionsKey(x.opts), DocCount: x.docCount,
-		Numbering: numberingKey(docs), Index: x.ex.ix.RecordsKey()}
-	return nil
+		Numbering: key, Index: x.ex.ix.RecordsKey()}
 }
 
-// refs reads the records' ids and sort keys. Each external id is a
-// stored-field read (a tenth of a second at 100,000 records): spread over
-// the cores.
-func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
+// numberAsBefore numbers the records as the previous export did, when
+// that numbering is still theirs: the previous export's state is of the
+// index as it was opened, records were only edited since (no record
+// added or removed, none indexed again unknown to Changes), and every
+// edited record kept its sort key (its sum in the numbering file). The
+// records the index did not index again have the sort keys they had at
+// that export (the side store is the one it numbered), so the order by
+// (sort key, id) is the one the file holds, and its key is the state's.
+// An export that cannot be incremental (no Keep) sorts: a whole export
+// is made from nothing but the index.
+func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, error) {
+	ch := x.ex.ch
+	if x.opts.Keep == nil || ch.Terms == nil || ch.Restructured || len(ch.Terms) > index.MaxChanged {
+		return false, nil
+	}
+	prev, err := x.ex.loadExportState()
+	if err != nil {
+		return false, nil
+	}
+	x.prev = prev
+	if prev.Index != ch.Opened || prev.DocCount != x.docCount {
+		return false, nil
+	}
+	nt := loadNumbering(x.ex.ix.Dir(), prev.Numbering)
+	if nt == nil {
+		return false, nil
+	}
+	defer nt.close()
+	if nt.len() != len(internals) {
+		return false, nil
+	}
+	refs, err := x.refs(internals, false)
+	if err != nil {
+		return false, err
+	}
+	docs := make([]docRef, len(refs))
+	var pl placer
+	for _, d := range refs {
+		i, ok := pl.place(nt, d.id)
+		if !ok {
+			return false, nil // not a record numbered
+		}
+		doc := nt.doc(i)
+		if docs[doc].id != "" {
+			return false, nil // a doc number twice (ids are not empty)
+		}
+		docs[doc] = d
+		if _, edited := ch.Terms[d.id]; edited {
+			sortKey, ok := x.ex.ix.SortKeyOf(d.id)
+			if !ok || nt.sum(doc) != sortKeySum(sortKey) {
+				return false, nil // its sort key changed
+			}
+		}
+	}
+	x.setNumbering(docs, prev.Numbering)
+	x.st.NumberingKept = true
+	return true, nil
+}
+
+// placer finds the records, in the order of their internal ids now, in
+// the numbering file (in that order then): most are where the last one
+// found was followed by the next; a record indexed again has left its
+// place, skipped, and comes later, from a new segment.
+type placer struct {
+	next    int   // the place after the last record found
+	skipped []int // places passed over, while few
+}
+
+// maxSkipped bounds the places a placer remembers: beyond, it looks
+// records up in the file's table of ids.
+const maxSkipped = 64
+
+// place returns the place in nt of the record id.
+func (p *placer) place(nt *numberingTable, id string) (int, bool) {
+	switch {
+	case nt.idAt(p.next, id):
+		p.next++
+		return p.next - 1, true
+	case nt.idAt(p.next+1, id):
+		p.skip(p.next, p.next+1)
+		p.next += 2
+		return p.next - 1, true
+	}
+	for k, i := range p.skipped {
+		if nt.idAt(i, id) {
+			p.skipped = append(p.skipped[:k], p.skipped[k+1:]...)
+			return i, true
+		}
+	}
+	i, ok := nt.find(id)
+	if ok && i > p.next {
+		p.skip(p.next, i)
+		p.next = i + 1
+	}
+	return i, ok
+}
+
+// skip notes the places from, up to to, passed over.
+func (p *placer) skip(from, to int) {
+	if len(p.skipped)+to-from > maxSkipped {
+		p.skipped = p.skipped[:0] // too many: looked up instead
+		return
+	}
+	for i := from; i < to; i++ {
+		p.skipped = append(p.skipped, i)
+	}
+}
+
+// refs reads the records' ids and, with sortKeys, their sort keys. Each
+// external id is a stored-field read (a tenth of a second at 100,000
+// records): spread over the cores.
+func (x *exportRun) refs(internals []bindex.IndexInternalID, sortKeys bool) ([]docRef, error) {
 	docs := make([]docRef, len(internals))
 	workers := runtime.GOMAXPROCS(0)
 	errs := make([]error, workers)
@@ -89,12 +212,16 @@ func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
 					errs[w] = err
 					return
 				}
+				docs[i] = docRef{internal: internals[i], id: ext}
+				if !sortKeys {
+					continue
+				}
 				sortKey, ok := x.ex.ix.SortKeyOf(ext)
 				if !ok {
 					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
 					return
 				}
-				docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
+				docs[i].sortKey = sortKey
 			}
 		}()
 	}

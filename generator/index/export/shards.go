@@ -18,7 +18,8 @@ func (x *exportRun) writeShards() error {
 	x.st.ReadTime = time.Since(x.start)
 	st, next := x.st, x.next
 	pr := &postingsReader{r: x.r, nums: x.docNum, docs: x.docs, opts: x.opts}
-	inc, err := x.ex.planIncremental(x.opts, next, x.ids, fields, bleveReader{pr})
+	inc, err := x.ex.planIncremental(x.opts, next, x.prev, x.ids, fields, bleveReader{pr})
+	x.prev = nil // the plan took it over
 	if err != nil {
 		return err
 	}
