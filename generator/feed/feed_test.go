@@ -371,9 +371,9 @@ func TestBindingPagesLastmod(t *testing.T) {
 	newest := "2026-03-01T13:00:00Z" // c1's, cut to the second
 	for path, want := range map[string]string{
 		"": newest, model.ReposPath: newest, model.TagsPath: newest,
-		"acme/a/": "2026-03-01T12:01:00Z",
-		"acme/b/": start.Add(-48 * time.Hour).Format(time.RFC3339),
-		"acme/c/": newest,
+		"acme/a/":             "2026-03-01T12:01:00Z",
+		"acme/b/":             start.Add(-48 * time.Hour).Format(time.RFC3339),
+		"acme/c/":             newest,
 		model.TagPath("io"):   "2026-03-01T12:01:00Z",
 		model.TagPath("net"):  start.Add(-48 * time.Hour).Format(time.RFC3339),
 		model.TagPath("disk"): newest,

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"slices"
@@ -20,34 +19,14 @@ const groupsVersion = 1
 // GroupsKey hashes what the groups are made from: each record's repo,
 // slug, family, tags, language and severity, in site order.
 func (s *Model) GroupsKey() [32]byte {
-	h := sha256.New()
-	var buf []byte
-	str := func(v string) {
-		buf = binary.AppendUvarint(buf, uint64(len(v)))
-		buf = append(buf, v...)
-	}
-	buf = binary.AppendUvarint(buf, groupsVersion)
-	buf = binary.AppendUvarint(buf, uint64(len(s.Summaries)))
-	for i := range s.Summaries {
-		sum := &s.Summaries[i]
+	head := []uint64{groupsVersion, uint64(len(s.Summaries))}
+	return s.hashSummaries(head, func(sum *Summary, str func(string)) {
 		str(sum.Repo)
 		str(sum.Slug)
 		str(sum.Family)
 		str(sum.Language)
 		str(sum.Severity)
-		buf = binary.AppendUvarint(buf, uint64(len(sum.Tags)))
-		for _, t := range sum.Tags {
-			str(t)
-		}
-		if len(buf) > 32<<10 {
-			h.Write(buf)
-			buf = buf[:0]
-		}
-	}
-	h.Write(buf)
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+	})
 }
 
 // appendGroups appends the groups' binary form, with each repo's most

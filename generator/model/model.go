@@ -444,20 +444,30 @@ func (s *Model) relatedFrom(cache RelatedCache) [][]int32 {
 // relatedKey hashes what computeRelated reads: each record's id, repo,
 // family and tags, in site order, and the constants of the choice.
 func (s *Model) relatedKey() [32]byte {
+	head := []uint64{uint64(len(s.Summaries)), MaxRelated, relatedWindow}
+	return s.hashSummaries(head, func(sum *Summary, str func(string)) {
+		str(sum.ID)
+		str(sum.Repo)
+		str(sum.Family)
+	})
+}
+
+// hashSummaries hashes the numbers of head, then for each record in site
+// order the strings fields gives (each length-prefixed) and its tags:
+// the keys of what the model keeps between builds.
+func (s *Model) hashSummaries(head []uint64, fields func(sum *Summary, str func(string))) [32]byte {
 	h := sha256.New()
 	var buf []byte
 	str := func(v string) {
 		buf = binary.AppendUvarint(buf, uint64(len(v)))
 		buf = append(buf, v...)
 	}
-	buf = binary.AppendUvarint(buf, uint64(len(s.Summaries)))
-	buf = binary.AppendUvarint(buf, MaxRelated)
-	buf = binary.AppendUvarint(buf, relatedWindow)
+	for _, v := range head {
+		buf = binary.AppendUvarint(buf, v)
+	}
 	for i := range s.Summaries {
 		sum := &s.Summaries[i]
-		str(sum.ID)
-		str(sum.Repo)
-		str(sum.Family)
+		fields(sum, str)
 		buf = binary.AppendUvarint(buf, uint64(len(sum.Tags)))
 		for _, t := range sum.Tags {
 			str(t)
