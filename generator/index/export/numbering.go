@@ -195,8 +195,8 @@ func (p *placer) skip(from, to int) {
 }
 
 // refs reads the records' ids and, with sortKeys, their sort keys. Each
-// external id is a stored-field read (a tenth of a second at 100,000
-// records): spread over the cores.
+// external id is a stored-field read, which adds up over every record:
+// spread over the cores.
 func (x *exportRun) refs(internals []bindex.IndexInternalID, sortKeys bool) ([]docRef, error) {
 	docs := make([]docRef, len(internals))
 	workers := runtime.GOMAXPROCS(0)
