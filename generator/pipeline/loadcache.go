@@ -776,40 +776,78 @@ func binaryHead(id read.FileID) []byte {
 	return b
 }
 
-// relatedCache keeps the model's related records (model.RelatedCache) in
-// one file of the cache folder, under the errdocs binary's hash and the key
-// the model gives.
-type relatedCache struct {
-	path string
-	bin  [32]byte
-	err  error // of Put, for the build to report
+// keyedFile is one cache file of the model's, kept under the errdocs
+// binary's hash and a key the model gives: a file another binary made, or
+// made for another key, is not used.
+type keyedFile struct {
+	path    string
+	kind    string
+	version uint64
+	bin     [32]byte
+	err     error // of put, for the build to report
 }
 
-func newRelatedCache(dir string) *relatedCache {
+// newKeyedFile returns the file name in dir, or nil when the binary cannot
+// be hashed (then nothing is kept).
+func newKeyedFile(dir, name, kind string, version uint64) *keyedFile {
 	bin, err := binaryHash()
 	if err != nil {
 		return nil
 	}
-	return &relatedCache{path: filepath.Join(dir, "related"), bin: bin}
+	return &keyedFile{path: filepath.Join(dir, name), kind: kind, version: version, bin: bin}
 }
 
-func (rc *relatedCache) head(key [32]byte) []byte {
-	return append(rc.bin[:len(rc.bin):len(rc.bin)], key[:]...)
+func (f *keyedFile) head(key [32]byte) []byte {
+	return append(f.bin[:len(f.bin):len(f.bin)], key[:]...)
+}
+
+// open maps the file and returns what it holds after the head made for
+// key; ok is false when it holds none (the mapping is then nil). The
+// caller closes the mapping.
+func (f *keyedFile) open(key [32]byte) (body []byte, m *cachefile.Mapping, ok bool) {
+	body, m, err := cachefile.MapFile(f.path, f.kind, f.version)
+	if err != nil {
+		return nil, nil, false
+	}
+	head := f.head(key)
+	if !bytes.HasPrefix(body, head) {
+		m.Close()
+		return nil, nil, false
+	}
+	return body[len(head):], m, true
+}
+
+// put writes the file for key, its body appended by add.
+func (f *keyedFile) put(key [32]byte, add func([]byte) []byte) {
+	b := cachefile.Seal(add(append(cachefile.Begin(nil, f.kind, f.version), f.head(key)...)))
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+		f.err = err
+		return
+	}
+	f.err = cachefile.WriteFile(f.path, b)
+}
+
+// relatedCache keeps the model's related records (model.RelatedCache).
+type relatedCache struct{ *keyedFile }
+
+func newRelatedCache(dir string) *relatedCache {
+	f := newKeyedFile(dir, "related", relatedKind, relatedVersion)
+	if f == nil {
+		return nil
+	}
+	return &relatedCache{f}
 }
 
 // Get decodes the related lists saved under key from the file mapped,
 // into one slice made at its size (counted first): the lists are every
 // record's, and fresh memory costs more than walking them twice.
 func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
-	body, m, err := cachefile.MapFile(rc.path, relatedKind, relatedVersion)
-	if err != nil {
+	body, m, ok := rc.open(key)
+	if !ok {
 		return nil, false
 	}
 	defer m.Close()
 	r := cachefile.NewReader(body)
-	if !r.Expect(rc.head(key)) {
-		return nil, false
-	}
 	n := r.Count()
 	total := countRelated(body[len(body)-r.Len():], n)
 	if total < 0 {
@@ -849,63 +887,39 @@ func countRelated(b []byte, n int) int {
 }
 
 func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
-	b := append(cachefile.Begin(nil, relatedKind, relatedVersion), rc.head(key)...)
-	b = binary.AppendUvarint(b, uint64(len(related)))
-	for _, r := range related {
-		b = append(b, byte(len(r)))
-		for _, j := range r {
-			b = binary.AppendUvarint(b, uint64(j))
+	rc.put(key, func(b []byte) []byte {
+		b = binary.AppendUvarint(b, uint64(len(related)))
+		for _, r := range related {
+			b = append(b, byte(len(r)))
+			for _, j := range r {
+				b = binary.AppendUvarint(b, uint64(j))
+			}
 		}
-	}
-	b = cachefile.Seal(b)
-	if err := os.MkdirAll(filepath.Dir(rc.path), 0o755); err != nil {
-		rc.err = err
-		return
-	}
-	rc.err = cachefile.WriteFile(rc.path, b)
+		return b
+	})
 }
 
-// groupCache keeps the model's groups (model.GroupCache) in one file of
-// the cache folder, under the errdocs binary's hash and the key the model
-// gives.
-type groupCache struct {
-	path string
-	bin  [32]byte
-	err  error // of Put, for the build to report
-}
+// groupCache keeps the model's groups (model.GroupCache).
+type groupCache struct{ *keyedFile }
 
 func newGroupCache(dir string) *groupCache {
-	bin, err := binaryHash()
-	if err != nil {
+	f := newKeyedFile(dir, "groups", groupsKind, groupsVersion)
+	if f == nil {
 		return nil
 	}
-	return &groupCache{path: filepath.Join(dir, "groups"), bin: bin}
-}
-
-func (gc *groupCache) head(key [32]byte) []byte {
-	return append(gc.bin[:len(gc.bin):len(gc.bin)], key[:]...)
+	return &groupCache{f}
 }
 
 // Get hands decode the groups saved under key, from the file mapped.
 func (gc *groupCache) Get(key [32]byte, decode func([]byte) bool) bool {
-	body, m, err := cachefile.MapFile(gc.path, groupsKind, groupsVersion)
-	if err != nil {
+	body, m, ok := gc.open(key)
+	if !ok {
 		return false
 	}
 	defer m.Close()
-	head := gc.head(key)
-	if !bytes.HasPrefix(body, head) {
-		return false
-	}
-	return decode(body[len(head):])
+	return decode(body)
 }
 
 func (gc *groupCache) Put(key [32]byte, groups []byte) {
-	b := append(cachefile.Begin(nil, groupsKind, groupsVersion), gc.head(key)...)
-	b = cachefile.Seal(append(b, groups...))
-	if err := os.MkdirAll(filepath.Dir(gc.path), 0o755); err != nil {
-		gc.err = err
-		return
-	}
-	gc.err = cachefile.WriteFile(gc.path, b)
+	gc.put(key, func(b []byte) []byte { return append(b, groups...) })
 }

@@ -435,6 +435,42 @@ func TestRelatedCacheRoundTrip(t *testing.T) {
 	}
 }
 
+// The groups cache gives back the bytes put under a key, and nothing for
+// another key or from a file cut short or damaged.
+func TestGroupCacheRoundTrip(t *testing.T) {
+	gc := newGroupCache(t.TempDir())
+	if gc == nil {
+		t.Skip("no binary hash")
+	}
+	groups := []byte("the groups' binary form\x00\xff")
+	key := [32]byte{7}
+	gc.Put(key, groups)
+	if gc.err != nil {
+		t.Fatal(gc.err)
+	}
+	get := func(key [32]byte) ([]byte, bool) {
+		var got []byte
+		ok := gc.Get(key, func(b []byte) bool { got = bytes.Clone(b); return true })
+		return got, ok
+	}
+	if got, ok := get(key); !ok || !bytes.Equal(got, groups) {
+		t.Fatalf("got %q (%v), want %q", got, ok, groups)
+	}
+	if _, ok := get([32]byte{8}); ok {
+		t.Error("groups given under another key")
+	}
+	data, _ := os.ReadFile(gc.path)
+	os.WriteFile(gc.path, data[:len(data)-3], 0o644)
+	if _, ok := get(key); ok {
+		t.Error("groups given from a file cut short")
+	}
+	data[len(data)/2] ^= 1
+	os.WriteFile(gc.path, data, 0o644)
+	if _, ok := get(key); ok {
+		t.Error("groups given from a damaged file")
+	}
+}
+
 // A file of more records than one run of decoding (decodeRun) is served
 // from the read cache as the same records in the same order: the same
 // site, problems and rejects as read, also when a record of a later run
