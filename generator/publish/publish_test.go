@@ -436,17 +436,10 @@ func TestPlainPathIsCleanAndLocal(t *testing.T) {
 // published site holds them as they were and lists them with the others;
 // a file of the previous site left out of the block and not written goes.
 func TestKeepSortedKeepsABlock(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "site")
 	rels := []string{"a/index.html", "b/index.html", "c/index.html", "d/index.html"}
-	s, _ := Begin(out)
-	for _, rel := range rels {
-		must(t, s.WriteFile(rel, []byte(rel)))
-	}
-	must(t, s.Commit(nil))
-	prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
-	s.FingerprintsOf(rels, prints, ok)
+	out, prints := publishedSite(t, rels)
 
-	s, _ = Begin(out)
+	s, _ := Begin(out)
 	must(t, s.WriteFile("b/index.html", []byte("b, changed")))
 	for _, bad := range [][]string{
 		{"c/index.html", "a/index.html"}, // not sorted
@@ -500,17 +493,10 @@ func TestKeepSortedKeepsABlock(t *testing.T) {
 
 // A swap hard-links a block's files into the new site.
 func TestKeepSortedSwap(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "site")
 	rels := []string{"a/index.html", "b/index.html", "c/index.html"}
-	s, _ := Begin(out)
-	for _, rel := range rels {
-		must(t, s.WriteFile(rel, []byte(rel)))
-	}
-	must(t, s.Commit(nil))
-	prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
-	s.FingerprintsOf(rels, prints, ok)
+	out, prints := publishedSite(t, rels)
 
-	s, _ = Begin(out)
+	s, _ := Begin(out)
 	if !s.KeepSorted(rels[:1], prints[:1]) {
 		t.Fatal("did not keep the block")
 	}
@@ -551,4 +537,19 @@ func TestWriteListInParts(t *testing.T) {
 			t.Errorf("%d paths: the list reads back as %d bytes, want %d", n, len(data), len(want))
 		}
 	}
+}
+
+// publishedSite publishes a site of rels, each file holding its own path,
+// and returns its folder and the files' fingerprints.
+func publishedSite(t *testing.T, rels []string) (string, []Fingerprint) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "site")
+	s, _ := Begin(out)
+	for _, rel := range rels {
+		must(t, s.WriteFile(rel, []byte(rel)))
+	}
+	must(t, s.Commit(nil))
+	prints, ok := make([]Fingerprint, len(rels)), make([]bool, len(rels))
+	s.FingerprintsOf(rels, prints, ok)
+	return out, prints
 }
