@@ -42,7 +42,7 @@ func ensureHugo(bin, work string, logf func(string, ...any)) (string, error) {
 // hugoBench converts the dataset into a Hugo site once, then times a cold
 // build (fresh output and cache folders, --ignoreCache) and a second build
 // with nothing changed, runs times each.
-func hugoBench(dataset, work, hugoBin string, runs int, keep bool, logf func(string, ...any)) (*HugoResults, error) {
+func hugoBench(dataset, work, hugoBin string, runs int, keep bool, trash *trash, logf func(string, ...any)) (*HugoResults, error) {
 	hugo, err := ensureHugo(hugoBin, work, logf)
 	if err != nil {
 		return nil, err
@@ -64,10 +64,10 @@ func hugoBench(dataset, work, hugoBin string, runs int, keep bool, logf func(str
 
 	for i := 1; i <= runs; i++ {
 		dir := filepath.Join(work, "hugo-runs", strconv.Itoa(i))
-		if err := os.RemoveAll(dir); err != nil {
+		if err := trash.discard(dir); err != nil {
 			return nil, err
 		}
-		if err := os.RemoveAll(filepath.Join(site, "resources")); err != nil {
+		if err := trash.discard(filepath.Join(site, "resources")); err != nil {
 			return nil, err
 		}
 		dest := filepath.Join(dir, "public")
@@ -97,14 +97,14 @@ func hugoBench(dataset, work, hugoBin string, runs int, keep bool, logf func(str
 		h.NoChange.Runs = append(h.NoChange.Runs, nc)
 		logf("run %d: hugo no-change %.1f s, %d files rewritten", i, nc.Seconds, nc.FilesChanged)
 		if !keep {
-			if err := os.RemoveAll(dir); err != nil {
+			if err := trash.discard(dir); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if !keep {
-		os.RemoveAll(filepath.Join(work, "hugo-runs"))
-		os.RemoveAll(site)
+		trash.discard(filepath.Join(work, "hugo-runs"))
+		trash.discard(site)
 	}
 	h.Cold.summarise()
 	h.NoChange.summarise()

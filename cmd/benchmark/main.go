@@ -157,6 +157,8 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
+	trash := newTrash(work, logf)
+	defer trash.empty()
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, startedAt: time.Now()}
 
 	root, err := moduleRoot()
@@ -192,14 +194,14 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	res.Edited = editT.ID + " (" + editT.Path + ")"
 	var removeT *target
 	if o.rebuilds > 0 {
-		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf}
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash}
 		if err := sr.rebuildsOnly(work, o.rebuilds, o.keep, o.warm); err != nil {
 			return nil, err
 		}
 		res.Runs = o.rebuilds
 	}
 	for i := 1; i <= o.runs && o.rebuilds == 0; i++ {
-		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf}
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash}
 		if err := sr.run(work, i, o.keep); err != nil {
 			return nil, err
 		}
@@ -212,7 +214,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 
 	if o.hugo {
-		h, err := hugoBench(dataset, work, o.hugoBin, o.runs, o.keep, logf)
+		h, err := hugoBench(dataset, work, o.hugoBin, o.runs, o.keep, trash, logf)
 		if err != nil {
 			return nil, err
 		}

@@ -19,6 +19,7 @@ type scenarios struct {
 	// can be checked.
 	chosen **target
 	logf   func(string, ...any)
+	trash  *trash // where the finished runs go
 
 	dir, out, cache string
 	label           string               // "run N", for the log
@@ -38,7 +39,7 @@ func (s *scenarios) run(work string, i int, keep bool) error {
 		}
 	}
 	if !keep {
-		return os.RemoveAll(s.dir)
+		return s.trash.discard(s.dir)
 	}
 	return nil
 }
@@ -73,7 +74,7 @@ func (s *scenarios) rebuildsOnly(work string, n int, keep, warm bool) error {
 		}
 	}
 	if !keep {
-		return os.RemoveAll(s.dir)
+		return s.trash.discard(s.dir)
 	}
 	return nil
 }
@@ -81,7 +82,7 @@ func (s *scenarios) rebuildsOnly(work string, n int, keep, warm bool) error {
 func (s *scenarios) begin(work string, i int) error {
 	s.dir = filepath.Join(work, "runs", strconv.Itoa(i))
 	s.label = "run " + strconv.Itoa(i)
-	if err := os.RemoveAll(s.dir); err != nil {
+	if err := s.trash.discard(s.dir); err != nil {
 		return err
 	}
 	s.out, s.cache = filepath.Join(s.dir, "site"), filepath.Join(s.dir, "cache")

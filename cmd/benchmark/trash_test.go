@@ -1,0 +1,75 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestTrashDefersDeletion checks that a discarded folder is moved, not
+// deleted (its files are the same files, still on disk), and deleted only
+// by empty.
+func TestTrashDefersDeletion(t *testing.T) {
+	work := t.TempDir()
+	tr := newTrash(work, t.Logf)
+	run := filepath.Join(work, "runs", "1")
+	page := filepath.Join(run, "site", "a", "index.html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte("<p>a</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second time there is nothing left to move
+		if err := tr.discard(run); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(run); !os.IsNotExist(err) {
+		t.Fatalf("the discarded folder is still in place: %v", err)
+	}
+	moved, err := os.Stat(filepath.Join(tr.dir, "1", "site", "a", "index.html"))
+	if err != nil {
+		t.Fatalf("the discarded page is not in the trash: %v", err)
+	}
+	if !os.SameFile(before, moved) {
+		t.Fatal("the page in the trash is a copy: the original was deleted")
+	}
+	if err := tr.empty(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tr.dir); !os.IsNotExist(err) {
+		t.Fatalf("the trash is still there after empty: %v", err)
+	}
+}
+
+// TestBenchmarkLeavesNoRuns runs the benchmark twice over a small dataset
+// (the second time reusing it): the runs' folders go through the trash,
+// and nothing but the dataset and the binary is left.
+func TestBenchmarkLeavesNoRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds errdocs and a site twice")
+	}
+	work := t.TempDir()
+	o := options{records: 1000, seed: 3, runs: 2, work: work}
+	res, err := benchmark(o, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cold.Runs) != 2 || len(res.OneChange.Runs) != 2 {
+		t.Fatalf("%d cold and %d one-change runs timed, want 2 each", len(res.Cold.Runs), len(res.OneChange.Runs))
+	}
+	for _, gone := range []string{"runs/1", "runs/2", "trash"} {
+		if _, err := os.Stat(filepath.Join(work, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s left in the work folder: %v", gone, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "dataset-1000-s3.complete")); err != nil {
+		t.Errorf("the dataset was not kept: %v", err)
+	}
+}
