@@ -73,6 +73,22 @@ type Machine struct {
 	CPU       string `json:"cpu,omitempty"`
 	GoVersion string `json:"goVersion"`
 	OS        string `json:"os"`
+	// FreshGB is what touching a gigabyte of fresh memory cost, at the
+	// start of the benchmark and at its end (freshMemoryCost).
+	FreshGB []FreshMemory `json:"freshMemoryPerGB,omitempty"`
+}
+
+// FreshMemory is one measure of freshMemoryCost, for 1 GB.
+type FreshMemory struct {
+	Seconds    float64 `json:"seconds"`
+	SysSeconds float64 `json:"sysSeconds"`
+}
+
+// probeFreshMemory adds a measure of freshMemoryCost to m.
+func (m *Machine) probeFreshMemory() {
+	if wall, sys, ok := freshMemoryCost(1 << 30); ok {
+		m.FreshGB = append(m.FreshGB, FreshMemory{wall, sys})
+	}
 }
 
 // Summary is one scenario over all runs.
@@ -160,6 +176,8 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	trash := newTrash(work, logf)
 	defer trash.empty()
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, startedAt: time.Now()}
+	res.Machine.probeFreshMemory()
+	defer res.Machine.probeFreshMemory() // before report reads it
 
 	root, err := moduleRoot()
 	if err != nil {

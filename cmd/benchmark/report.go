@@ -19,6 +19,13 @@ func report(w io.Writer, r *Results) {
 	}
 	fmt.Fprintf(w, "\nerrdocs benchmark: %d records (%s), %d repos, seed %d, %d %s (medians; min/max over runs; CPU = user+sys)\n", r.Records, excerpts, r.Repos, r.Seed, r.Runs, runs)
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
+	if len(r.Machine.FreshGB) > 0 {
+		var at []string
+		for _, f := range r.Machine.FreshGB {
+			at = append(at, fmt.Sprintf("%.2f s (sys %.2f s)", f.Seconds, f.SysSeconds))
+		}
+		fmt.Fprintf(w, "fresh memory: a gigabyte first touched in %s, at the start and at the end (each build pays this for the memory it takes)\n", strings.Join(at, " and "))
+	}
 	if len(r.Cold.Runs) > 0 { // none with -warm
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), memory(r.Cold))
 		if len(r.Cold.Stages) > 0 {

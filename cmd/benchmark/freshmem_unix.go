@@ -1,0 +1,37 @@
+//go:build unix
+
+package main
+
+import (
+	"syscall"
+	"time"
+)
+
+// freshMemoryCost maps size bytes of anonymous memory, writes one byte in
+// each 4 KB page, and returns the wall and system time that took. A build
+// is a new process: every page of its heap is memory the kernel has to
+// find, clear and map first. On a plain machine that is a small part of a
+// rebuild; on a virtual machine whose host takes back the memory a guest
+// frees, it has measured from 0.1 to 3 s a gigabyte on one machine within
+// minutes (BENCHMARKS.md), which then dominates a rebuild that holds half a
+// million records' summaries. The benchmark reports it beside the figures
+// so that they can be read against the machine they were taken on.
+func freshMemoryCost(size int) (wall, sys float64, ok bool) {
+	var before, after syscall.Rusage
+	start := time.Now()
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &before) != nil {
+		return 0, 0, false
+	}
+	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return 0, 0, false
+	}
+	for i := 0; i < len(mem); i += 4096 {
+		mem[i] = 1
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	wall = time.Since(start).Seconds()
+	syscall.Munmap(mem)
+	sys = time.Duration(after.Stime.Nano() - before.Stime.Nano()).Seconds()
+	return wall, sys, true
+}
