@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -50,7 +51,8 @@ func TestTrashDefersDeletion(t *testing.T) {
 
 // TestBenchmarkLeavesNoRuns runs the benchmark twice over a small dataset
 // (the second time reusing it): the runs' folders go through the trash,
-// and nothing but the dataset and the binary is left.
+// and nothing but the dataset and the binary is left; the cost of fresh
+// memory is measured at the start and at the end.
 func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds errdocs and a site twice")
@@ -63,6 +65,9 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	}
 	if len(res.Cold.Runs) != 2 || len(res.OneChange.Runs) != 2 {
 		t.Fatalf("%d cold and %d one-change runs timed, want 2 each", len(res.Cold.Runs), len(res.OneChange.Runs))
+	}
+	if fresh := res.Machine.FreshGB; runtime.GOOS == "linux" && (len(fresh) != 2 || fresh[0].Seconds <= 0 || fresh[1].Seconds <= 0) {
+		t.Errorf("fresh memory measured %v, want a time at the start and at the end", fresh)
 	}
 	for _, gone := range []string{"runs/1", "runs/2", "trash"} {
 		if _, err := os.Stat(filepath.Join(work, gone)); !os.IsNotExist(err) {
