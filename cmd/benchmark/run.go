@@ -30,10 +30,15 @@ type Run struct {
 	PageFaults  int64   `json:"pageFaults"` // minor page faults of the child
 	// ReadCache is the build's own account of its input files (the
 	// "read cache:" line of --stats), when it prints one.
-	ReadCache string  `json:"readCache,omitempty"`
-	Stages    []Stage `json:"stages,omitempty"`
-	Written   int64   `json:"written"`   // as the build reports it
-	Unchanged int64   `json:"unchanged"` // as the build reports it
+	ReadCache string `json:"readCache,omitempty"`
+	// NoChangeMissed is why the build did not take the no-change fast
+	// path, and StampSkipped why it left the next build none to take, as
+	// the build says (--stats).
+	NoChangeMissed string  `json:"noChangeMissed,omitempty"`
+	StampSkipped   string  `json:"stampSkipped,omitempty"`
+	Stages         []Stage `json:"stages,omitempty"`
+	Written        int64   `json:"written"`   // as the build reports it
+	Unchanged      int64   `json:"unchanged"` // as the build reports it
 	// Files whose mtime or size changed, or that appeared or went, as seen
 	// by comparing the output before and after (not for cold builds).
 	FilesChanged int            `json:"filesChanged"`
@@ -125,9 +130,13 @@ func parseSummary(out string) (written, unchanged int64) {
 
 // readCacheLine is the build's account of its input files: the text of
 // the "read cache:" line of --stats, or "".
-func readCacheLine(out string) string {
+func readCacheLine(out string) string { return statsLine(out, "read cache: ") }
+
+// statsLine is the rest of the first line of --stats output out that
+// starts with prefix ("" when none does).
+func statsLine(out, prefix string) string {
 	for _, line := range strings.Split(out, "\n") {
-		if rest, ok := strings.CutPrefix(line, "read cache: "); ok {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
 			return rest
 		}
 	}

@@ -109,6 +109,11 @@ func (s *scenarios) build() (Run, error) {
 	r.Stages = parseStats(stdout)
 	r.Written, r.Unchanged = parseSummary(stdout)
 	r.ReadCache = readCacheLine(stdout)
+	r.NoChangeMissed = statsLine(stdout, "no change: not taken: ")
+	r.StampSkipped = statsLine(stdout, "no-change stamp: none left for the next build: ")
+	if r.StampSkipped != "" {
+		s.logf("%s: the build left no no-change stamp: %s", s.label, r.StampSkipped)
+	}
 	return r, nil
 }
 
@@ -147,6 +152,9 @@ func (s *scenarios) noChangeStep(int) error {
 	}
 	s.res.NoChange.Runs = append(s.res.NoChange.Runs, nc)
 	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; sync before it %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.SyncSeconds, len(ch))
+	if nc.NoChangeMissed != "" {
+		s.logf("%s: the no-change fast path was not taken: %s", s.label, nc.NoChangeMissed)
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -52,7 +53,8 @@ func TestTrashDefersDeletion(t *testing.T) {
 // TestBenchmarkLeavesNoRuns runs the benchmark twice over a small dataset
 // (the second time reusing it): the runs' folders go through the trash,
 // and nothing but the dataset and the binary is left; the cost of fresh
-// memory is measured at the start and at the end.
+// memory is measured at the start and at the end; each build's account of
+// the no-change fast path is kept.
 func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds errdocs and a site twice")
@@ -65,6 +67,15 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	}
 	if len(res.Cold.Runs) != 2 || len(res.OneChange.Runs) != 2 {
 		t.Fatalf("%d cold and %d one-change runs timed, want 2 each", len(res.Cold.Runs), len(res.OneChange.Runs))
+	}
+	// The builds say why a no-change rebuild could or could not be quick.
+	if why := res.Cold.Runs[0].NoChangeMissed; !strings.Contains(why, "no site of an earlier build") {
+		t.Errorf("the cold build says it did not take the no-change fast path because %q", why)
+	}
+	for _, r := range res.NoChange.Runs {
+		if r.NoChangeMissed != "" || r.StampSkipped != "" {
+			t.Errorf("a no-change rebuild missed the fast path (%q) or left no stamp (%q)", r.NoChangeMissed, r.StampSkipped)
+		}
 	}
 	if fresh := res.Machine.FreshGB; runtime.GOOS == "linux" && (len(fresh) != 2 || fresh[0].Seconds <= 0 || fresh[1].Seconds <= 0) {
 		t.Errorf("fresh memory measured %v, want a time at the start and at the end", fresh)

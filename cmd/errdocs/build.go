@@ -174,6 +174,11 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	if rep.NoChange {
 		fmt.Fprintf(w, "no change: every input file (%d stat calls), the settings and the templates as the last build left them, and its site in place: nothing read, no output file looked at (--verify looks)\n",
 			rep.Inputs.Stats)
+	} else if rep.NoChangeMissed != "" {
+		fmt.Fprintf(w, "no change: not taken: %s\n", rep.NoChangeMissed)
+	}
+	if rep.StampSkipped != "" {
+		fmt.Fprintf(w, "no-change stamp: none left for the next build: %s\n", rep.StampSkipped)
 	}
 	if rep.Cached > 0 {
 		fmt.Fprintf(w, "%d record files unchanged since cached: not read again; the manifest check hashed %d files\n", rep.Cached, rep.Hashed)

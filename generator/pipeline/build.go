@@ -104,6 +104,10 @@ type Report struct {
 	// is made from changed since the last build, which it took at its
 	// word (the counts above are that build's; nothing was written).
 	NoChange bool
+	// NoChangeMissed says why a build did not take the fast path, and
+	// StampSkipped why it left no stamp for the next build's ("" when it
+	// left one).
+	NoChangeMissed, StampSkipped string
 	// OutputsLooked counts the previous site's files the build looked at
 	// (one lstat each) to know whether they are still as written.
 	OutputsLooked int

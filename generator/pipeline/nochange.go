@@ -6,10 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -170,21 +173,34 @@ func boolNum(b bool) int {
 }
 
 // serve returns the report of a no-change build when the stamp says the
-// site in c.Out is what a build would make now.
-func (nc *noChange) serve(c *Config, start time.Time) (*Report, bool) {
-	if c.Verify || !nc.usable || nc.spoiled {
-		return nil, false
+// site in c.Out is what a build would make now; otherwise why not, for the
+// report of the build that runs instead (Report.NoChangeMissed).
+func (nc *noChange) serve(c *Config, start time.Time) (*Report, string) {
+	switch {
+	case c.Verify:
+		return nil, "--verify looks at every output file"
+	case !nc.usable:
+		return nil, "the input files or the settings could not be identified"
+	case nc.spoiled:
+		return nil, "an input file changed a moment before this build looked at it"
 	}
-	st, ok := nc.load()
+	marker, ok := publish.Current(c.Out)
 	if !ok {
-		return nil, false
+		return nil, "no site of an earlier build in the output folder"
 	}
-	if marker, ok := publish.Current(c.Out); !ok || marker != st.marker {
-		return nil, false
+	st, why := nc.load()
+	if why != "" {
+		return nil, why
+	}
+	if marker != st.marker {
+		return nil, "the site in the output folder is not the one the last build published"
 	}
 	if c.RejectsFile != "" {
-		if st.rejects == nil || os.WriteFile(c.RejectsFile, st.rejects, 0o644) != nil {
-			return nil, false
+		if st.rejects == nil {
+			return nil, "the last build kept no copy of its rejects file"
+		}
+		if os.WriteFile(c.RejectsFile, st.rejects, 0o644) != nil {
+			return nil, "the rejects file could not be written"
 		}
 	}
 	for _, p := range st.problems {
@@ -198,18 +214,22 @@ func (nc *noChange) serve(c *Config, start time.Time) (*Report, bool) {
 	if c.StageDone != nil {
 		c.StageDone("no change")
 	}
-	return &rep, true
+	return &rep, ""
 }
 
-// load reads the stamp, when it was made for these inputs and this key.
-func (nc *noChange) load() (stamp, bool) {
+// load reads the stamp, when it was made for these inputs and this key;
+// otherwise it says why it was not.
+func (nc *noChange) load() (stamp, string) {
 	body, err := cachefile.ReadFile(nc.path, noChangeKind, noChangeVersion)
+	if errors.Is(err, fs.ErrNotExist) {
+		return stamp{}, "the last build left no stamp (it failed, or was not sure of its inputs or caches)"
+	}
 	if err != nil {
-		return stamp{}, false
+		return stamp{}, "the stamp could not be read: " + err.Error()
 	}
 	r := cachefile.NewReader(body)
 	if !r.Expect(nc.head(nil)) {
-		return stamp{}, false
+		return stamp{}, nc.differs(body)
 	}
 	var st stamp
 	st.marker = publish.Fingerprint{Size: int64(r.Uint64()), ModTime: int64(r.Uint64()), Ino: r.Uint64()}
@@ -226,9 +246,51 @@ func (nc *noChange) load() (stamp, bool) {
 		st.rejects = append([]byte{}, r.Bytes()...)
 	}
 	if r.Done() != nil {
-		return stamp{}, false
+		return stamp{}, "the stamp is damaged"
 	}
-	return st, true
+	return st, ""
+}
+
+// differs says how the inputs and key of a stamp's body differ from
+// nc's, which they do (its head did not match).
+func (nc *noChange) differs(body []byte) string {
+	r := cachefile.NewReader(body)
+	if !r.Expect(nc.key[:]) {
+		return "the errdocs binary, the settings, the templates or the static files changed"
+	}
+	n := r.Count()
+	stamped := make(map[string][5]uint64, n)
+	for range n {
+		path := r.String()
+		var v [5]uint64
+		for k := range v {
+			v[k] = r.Uint64()
+		}
+		if r.Err() != nil {
+			return "the stamp is damaged"
+		}
+		stamped[path] = v
+	}
+	changed, added, first := 0, 0, ""
+	for _, id := range nc.inputs.Files {
+		v, ok := stamped[id.Path]
+		delete(stamped, id.Path)
+		switch {
+		case !ok:
+			added++
+		case v != [5]uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)}:
+			changed++
+		default:
+			continue
+		}
+		if first == "" {
+			first = id.Path
+		}
+	}
+	if first == "" && len(stamped) > 0 {
+		first = slices.Min(slices.Collect(maps.Keys(stamped)))
+	}
+	return fmt.Sprintf("input files changed since the last build: %d changed, %d new, %d gone (first: %s)", changed, added, len(stamped), first)
 }
 
 // head is the key and the inputs' identities, appended to b: a stamp
@@ -316,14 +378,17 @@ func (l limitedBuffer) Write(p []byte) (int, error) {
 }
 
 // save writes the stamp of a build that succeeded, for the site now in
-// out.
-func (nc *noChange) save(out string, rep *Report) error {
-	if !nc.usable || nc.spoiled {
-		return nil
+// out; when it writes none, it says why (Report.StampSkipped).
+func (nc *noChange) save(out string, rep *Report) (string, error) {
+	switch {
+	case !nc.usable:
+		return "the input files or the settings could not be identified", nil
+	case nc.spoiled:
+		return "an input file changed a moment before this build looked at it, or a cache had a problem", nil
 	}
 	marker, ok := publish.Current(out)
 	if !ok {
-		return nil
+		return "the output folder has no build marker", nil
 	}
 	b := nc.head(cachefile.Begin(nil, noChangeKind, noChangeVersion))
 	for _, v := range []uint64{uint64(marker.Size), uint64(marker.ModTime), marker.Ino} {
@@ -348,7 +413,7 @@ func (nc *noChange) save(out string, rep *Report) error {
 		b = append(b, 0)
 	}
 	if err := os.MkdirAll(filepath.Dir(nc.path), 0o755); err != nil {
-		return err
+		return "", err
 	}
-	return cachefile.WriteFile(nc.path, cachefile.Seal(b))
+	return "", cachefile.WriteFile(nc.path, cachefile.Seal(b))
 }

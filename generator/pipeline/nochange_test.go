@@ -130,6 +130,7 @@ func TestNoChangeFastPath(t *testing.T) {
 	if first.rep.NoChange {
 		t.Fatal("a first build took the no-change fast path")
 	}
+	wantMissed(t, first, "no site of an earlier build")
 	wantFastPath(t, s.build(), first)
 
 	// One input file changed.
@@ -140,11 +141,14 @@ func TestNoChangeFastPath(t *testing.T) {
 		t.Errorf("a changed input file was not read: %+v", changed.rep.Inputs)
 	}
 	s.wantFull(changed, "one input file changed")
+	wantMissed(t, changed, "1 changed, 0 new, 0 gone", "f0.json")
 	wantFastPath(t, s.build(), changed)
 
 	// An input file added.
 	writeRecords(t, filepath.Join(s.in, "sub", "new.json"), seedRecord(t, 300, nil))
-	s.wantFull(s.build(), "an input file added")
+	added := s.build()
+	s.wantFull(added, "an input file added")
+	wantMissed(t, added, "0 changed, 1 new, 0 gone", "new.json")
 
 	// A template changed.
 	tmpl := fstest.MapFS{}
@@ -159,13 +163,51 @@ func TestNoChangeFastPath(t *testing.T) {
 		return err
 	})
 	s.c.Templates = tmpl
-	s.wantFull(s.build(), "a template changed")
+	edited := s.build()
+	s.wantFull(edited, "a template changed")
+	wantMissed(t, edited, "the templates")
 
 	// A setting changed.
 	s.c.Title = "Another title"
 	titled := s.build()
 	s.wantFull(titled, "the title changed")
+	wantMissed(t, titled, "the settings")
 	wantFastPath(t, s.build(), titled)
+}
+
+// wantMissed fails unless o is a build that did not take the fast path
+// and said why in its report, in words that hold each of want.
+func wantMissed(t *testing.T, o outcome, want ...string) {
+	t.Helper()
+	if o.rep.NoChange {
+		t.Fatalf("the build took the fast path; want it not taken because of %q", want)
+	}
+	for _, w := range want {
+		if !strings.Contains(o.rep.NoChangeMissed, w) {
+			t.Errorf("why the fast path was not taken: %q; want it to say %q", o.rep.NoChangeMissed, w)
+		}
+	}
+}
+
+// TestNoChangeStampSkipped: a build that is not sure of its inputs (here
+// every file is too young to trust its times) says that it left no stamp,
+// the next build says why it could not take the fast path, and the one
+// after takes it.
+func TestNoChangeStampSkipped(t *testing.T) {
+	s := newNoChangeSite(t)
+	trusted := fineMargin
+	fineMargin = time.Hour // every file changed a moment ago
+	unsure := s.build()
+	fineMargin = trusted
+	if !strings.Contains(unsure.rep.StampSkipped, "changed a moment before") {
+		t.Fatalf("a build unsure of its inputs says of its stamp: %q", unsure.rep.StampSkipped)
+	}
+	next := s.build()
+	wantMissed(t, next, "left no stamp")
+	if next.rep.StampSkipped != "" {
+		t.Errorf("a build sure of its inputs left no stamp: %q", next.rep.StampSkipped)
+	}
+	wantFastPath(t, s.build(), next)
 }
 
 // TestNoChangeTrustsTheOutput: the fast path does not look at output

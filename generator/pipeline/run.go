@@ -45,7 +45,8 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 	c.defaults()
 	primeBinaryHash(c.CacheDir)
 	nc := prepareNoChange(&c)
-	if rep, ok := nc.serve(&c, start); ok {
+	rep, missed := nc.serve(&c, start)
+	if rep != nil {
 		return rep, nil
 	}
 	nc.forget()
@@ -61,9 +62,15 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 	}
 	if err == nil {
 		// A stamp that cannot be saved only costs the next build time.
-		if serr := nc.save(c.Out, rep); serr != nil {
+		skipped, serr := nc.save(c.Out, rep)
+		if serr != nil {
 			c.cacheProblem("no-change stamp: " + serr.Error())
+			skipped = serr.Error()
 		}
+		rep.StampSkipped = skipped
+	}
+	if rep != nil {
+		rep.NoChangeMissed = missed
 	}
 	return rep, err
 }
