@@ -189,6 +189,9 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)
 	}
+	if u := processUsage(); u != "" {
+		fmt.Fprintf(w, "process: %s\n", u)
+	}
 }
 
 // progress draws a one-line progress bar on a terminal, only once a build

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +112,14 @@ func TestRebuildOnlyWhatChanged(t *testing.T) {
 	// stage table then ends the export after the listings).
 	if !strings.Contains(stats, "export (rest)") {
 		t.Errorf("the one-change rebuild did not export early:\n%s", stats)
+	}
+	// It says why it could not be a no-change build, and what it cost
+	// the machine.
+	if !strings.Contains(stats, "no change: not taken: input files changed since the last build: 1 changed, 0 new, 0 gone (first: "+in) {
+		t.Errorf("the one-change rebuild does not say which input changed:\n%s", stats)
+	}
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`(?m)^process: .+ user, .+ system; peak resident [0-9.]+ [KMG]B; [1-9][0-9]* page faults$`).MatchString(stats) {
+		t.Errorf("the rebuild's stats do not say what the process cost:\n%s", stats)
 	}
 	fresh := filepath.Join(dir, "fresh")
 	if code, _, stderr := runCLI(t, "build", in, "--out", fresh, "--cache", filepath.Join(dir, "fresh-cache")); code != 0 {
