@@ -12,10 +12,10 @@ import (
 // is a new process: every page of its heap is memory the kernel has to
 // find, clear and map first. On a plain machine that is a small part of a
 // rebuild; on a virtual machine whose host takes back the memory a guest
-// frees, it has measured from 0.1 to 3 s a gigabyte on one machine within
-// minutes (BENCHMARKS.md), which then dominates a rebuild that holds half a
-// million records' summaries. The benchmark reports it beside the figures
-// so that they can be read against the machine they were taken on.
+// frees, it can be the larger part of a rebuild's time, and it varies
+// from minute to minute with the host (BENCHMARKS.md). The benchmark
+// reports it beside the figures so that they can be read against the
+// machine they were taken on.
 func freshMemoryCost(size int) (wall, sys float64, ok bool) {
 	var before, after syscall.Rusage
 	start := time.Now()

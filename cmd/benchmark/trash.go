@@ -14,10 +14,9 @@ import (
 // Deleting them before the next build would time the filesystem instead
 // of the build. On ext4 without a journal, which is what the benchmark
 // machines have, the inode allocator passes over every inode freed in the
-// last minutes while it looks for a free one; creating 100,000 folders
-// with a file in each took 56 s of system time right after 100,000 others
-// were deleted, and 8 s otherwise (BENCHMARKS.md). A cold build creates
-// one folder and one file per record.
+// last minutes while it looks for a free one: creating many files right
+// after deleting many costs several times the system time (BENCHMARKS.md),
+// and a cold build creates one folder and one file per record.
 type trash struct {
 	dir  string
 	logf func(string, ...any)
