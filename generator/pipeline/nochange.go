@@ -278,7 +278,7 @@ func (nc *noChange) differs(body []byte) string {
 		switch {
 		case !ok:
 			added++
-		case v != [5]uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)}:
+		case v != identity(id):
 			changed++
 		default:
 			continue
@@ -300,11 +300,17 @@ func (nc *noChange) head(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(nc.inputs.Files)))
 	for _, id := range nc.inputs.Files {
 		b = cachefile.AppendString(b, id.Path)
-		for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
+		for _, v := range identity(id) {
 			b = binary.LittleEndian.AppendUint64(b, v)
 		}
 	}
 	return b
+}
+
+// identity is what a stamp keeps of an input file: a file whose identity
+// is the same is taken to be unchanged.
+func identity(id read.FileID) [5]uint64 {
+	return [5]uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)}
 }
 
 // reportNums are the counts of a report a stamp keeps, in its order.
