@@ -42,18 +42,21 @@ type options struct {
 	work     string
 	keep     bool
 	warm     bool
+	gap      time.Duration
 	json     string
 }
 
 // Results is what -json saves.
 type Results struct {
-	Date       string        `json:"date"`
-	Machine    Machine       `json:"machine"`
-	Records    int           `json:"records"`
-	Repos      int           `json:"repos"`
-	Seed       int64         `json:"seed"`
-	RealCode   bool          `json:"realCode"`
-	Runs       int           `json:"runs"`
+	Date     string  `json:"date"`
+	Machine  Machine `json:"machine"`
+	Records  int     `json:"records"`
+	Repos    int     `json:"repos"`
+	Seed     int64   `json:"seed"`
+	RealCode bool    `json:"realCode"`
+	Runs     int     `json:"runs"`
+	// GapSeconds is the idle time before each timed rebuild (-gap).
+	GapSeconds float64       `json:"gapSeconds"`
 	Edited     string        `json:"editedRecord"`
 	Removed    string        `json:"removedRecord"`
 	Cold       Summary       `json:"cold"`
@@ -136,6 +139,7 @@ func main() {
 	fs.StringVar(&o.hugoBin, "hugo-bin", "", "the hugo `binary` to compare with (default: "+hugoVersion+" installed under -work)")
 	fs.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "errdocs-benchmark"), "work `folder`: binary, dataset (kept and reused), outputs")
 	fs.BoolVar(&o.warm, "warm", false, "with -rebuilds: start from the output and cache an earlier -keep run left in -work (brought up to date by an untimed build) instead of a cold build; no removal is timed")
+	fs.DurationVar(&o.gap, "gap", 20*time.Second, "idle time before each timed rebuild, as between a user's edits: a build started the moment the previous one ended reuses memory that a virtual machine's host would otherwise have taken back (BENCHMARKS.md)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the sites and caches built (default: removed at the end; the dataset is always kept)")
 	fs.StringVar(&o.json, "json", "", "also save the results to this `file` as JSON")
 	fs.Usage = func() {
@@ -175,7 +179,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 	trash := newTrash(work, logf)
 	defer trash.empty()
-	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, startedAt: time.Now()}
+	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, GapSeconds: o.gap.Seconds(), startedAt: time.Now()}
 	res.Machine.probeFreshMemory()
 	defer res.Machine.probeFreshMemory() // before report reads it
 
@@ -212,14 +216,14 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	res.Edited = editT.ID + " (" + editT.Path + ")"
 	var removeT *target
 	if o.rebuilds > 0 {
-		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash}
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash, gap: o.gap}
 		if err := sr.rebuildsOnly(work, o.rebuilds, o.keep, o.warm); err != nil {
 			return nil, err
 		}
 		res.Runs = o.rebuilds
 	}
 	for i := 1; i <= o.runs && o.rebuilds == 0; i++ {
-		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash}
+		sr := &scenarios{res: res, bin: bin, dataset: dataset, editT: editT, removeTs: removeTs, chosen: &removeT, logf: logf, trash: trash, gap: o.gap}
 		if err := sr.run(work, i, o.keep); err != nil {
 			return nil, err
 		}

@@ -18,6 +18,9 @@ func report(w io.Writer, r *Results) {
 		excerpts = "real-code excerpts"
 	}
 	fmt.Fprintf(w, "\nerrdocs benchmark: %d records (%s), %d repos, seed %d, %d %s (medians; min/max over runs; CPU = user+sys)\n", r.Records, excerpts, r.Repos, r.Seed, r.Runs, runs)
+	if r.GapSeconds > 0 {
+		fmt.Fprintf(w, "each timed rebuild starts %.0f s after the last build or look at the output ended (-gap)\n", r.GapSeconds)
+	}
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
 	if len(r.Machine.FreshGB) > 0 {
 		var at []string

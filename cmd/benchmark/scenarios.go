@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
 // scenarios runs the errdocs scenarios in one output and cache folder.
@@ -19,7 +20,8 @@ type scenarios struct {
 	// can be checked.
 	chosen **target
 	logf   func(string, ...any)
-	trash  *trash // where the finished runs go
+	trash  *trash        // where the finished runs go
+	gap    time.Duration // idle before each timed rebuild
 
 	dir, out, cache string
 	label           string               // "run N", for the log
@@ -118,7 +120,14 @@ func (s *scenarios) build() (Run, error) {
 }
 
 // buildSeen is build, with the files it changed in the output.
+//
+// It waits s.gap first: the previous build (untimed, or the snapshot of
+// its output) may have ended a moment ago, and a process that starts then
+// takes memory the last one freed, which the host of a virtual machine
+// has not taken back yet and which is cheap to touch again. A user's next
+// build comes minutes later.
 func (s *scenarios) buildSeen(recordPath string, paths int) (Run, []string, error) {
+	time.Sleep(s.gap)
 	r, err := s.build()
 	if err != nil {
 		return r, nil, err
