@@ -171,6 +171,9 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 		fmt.Fprintf(w, "%-14s %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), share)
 	}
 	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
+	if held := heldByStage(rep.Stages); held != "" {
+		fmt.Fprintf(w, "anonymous memory resident at each stage's end (heap, stacks; not mapped files): %s\n", held)
+	}
 	if rep.NoChange {
 		fmt.Fprintf(w, "no change: every input file (%d stat calls), the settings and the templates as the last build left them, and its site in place: nothing read, no output file looked at (--verify looks)\n",
 			rep.Inputs.Stats)
@@ -192,6 +195,18 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	if u := processUsage(); u != "" {
 		fmt.Fprintf(w, "process: %s\n", u)
 	}
+}
+
+// heldByStage lists Stage.Held stage by stage ("" when not measured).
+func heldByStage(stages []pipeline.Stage) string {
+	var parts []string
+	for _, s := range stages {
+		if s.Held == 0 {
+			return ""
+		}
+		parts = append(parts, s.Name+" "+byteSize(int64(s.Held)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // progress draws a one-line progress bar on a terminal, only once a build

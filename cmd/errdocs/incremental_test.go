@@ -121,6 +121,9 @@ func TestRebuildOnlyWhatChanged(t *testing.T) {
 	if runtime.GOOS == "linux" && !regexp.MustCompile(`(?m)^process: .+ user, .+ system; peak resident [0-9.]+ [KMG]B; [1-9][0-9]* page faults$`).MatchString(stats) {
 		t.Errorf("the rebuild's stats do not say what the process cost:\n%s", stats)
 	}
+	if runtime.GOOS == "linux" && !regexp.MustCompile(`(?m)^anonymous memory resident at each stage's end \(heap, stacks; not mapped files\): read\+validate [0-9.]+ [KMG]B, .*write [0-9.]+ [KMG]B$`).MatchString(stats) {
+		t.Errorf("the rebuild's stats do not say what memory each stage left resident:\n%s", stats)
+	}
 	fresh := filepath.Join(dir, "fresh")
 	if code, _, stderr := runCLI(t, "build", in, "--out", fresh, "--cache", filepath.Join(dir, "fresh-cache")); code != 0 {
 		t.Fatalf("fresh build: exit %d: %s", code, stderr)

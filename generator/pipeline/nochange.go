@@ -210,7 +210,7 @@ func (nc *noChange) serve(c *Config, start time.Time) (*Report, string) {
 	rep.NoChange = true
 	rep.Cached = nc.inputs.Records
 	rep.Inputs = InputStats{RecordFiles: nc.inputs.Records, Served: nc.inputs.Records, Stats: nc.inputs.Stats, Margin: fineMargin}
-	rep.Stages = []Stage{{"no change", time.Since(start)}}
+	rep.Stages = []Stage{{"no change", time.Since(start), heldMemory()}}
 	if c.StageDone != nil {
 		c.StageDone("no change")
 	}

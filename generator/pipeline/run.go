@@ -1013,7 +1013,7 @@ type stageTimer struct {
 
 func (t *stageTimer) done(name string) {
 	now := time.Now()
-	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last)})
+	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory()})
 	if t.hook != nil {
 		t.hook(name)
 		now = time.Now()
