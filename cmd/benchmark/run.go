@@ -24,6 +24,9 @@ type Run struct {
 	// SyncSeconds is how long flushing the data earlier steps left to be
 	// written took before this build (not part of Seconds).
 	SyncSeconds float64 `json:"syncSeconds"`
+	// IdleSeconds is how long nothing ran before a timed rebuild (the
+	// gap, -gap): since the last build or look at the output ended.
+	IdleSeconds float64 `json:"idleSeconds,omitempty"`
 	PeakRSS     int64   `json:"peakRSSBytes"`
 	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
 	SysSeconds  float64 `json:"sysSeconds"` // of which sys: page faults and file system work

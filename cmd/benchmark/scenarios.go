@@ -22,6 +22,8 @@ type scenarios struct {
 	logf   func(string, ...any)
 	trash  *trash        // where the finished runs go
 	gap    time.Duration // idle before each timed rebuild
+	// busyUntil is when the last build or look at the output ended.
+	busyUntil time.Time
 
 	dir, out, cache string
 	label           string               // "run N", for the log
@@ -105,6 +107,7 @@ func (s *scenarios) resume(work string, i int) error {
 // build runs one timed build and reads its report.
 func (s *scenarios) build() (Run, error) {
 	r, stdout, err := timed(s.dir, s.bin, "build", s.dataset, "--out", s.out, "--cache", s.cache, "--stats", "--base-url", baseURL)
+	s.busyUntil = time.Now()
 	if err != nil {
 		return r, err
 	}
@@ -127,12 +130,14 @@ func (s *scenarios) build() (Run, error) {
 // has not taken back yet and which is cheap to touch again. A user's next
 // build comes minutes later.
 func (s *scenarios) buildSeen(recordPath string, paths int) (Run, []string, error) {
-	time.Sleep(s.gap)
+	time.Sleep(s.gap - time.Since(s.busyUntil))
+	idle := time.Since(s.busyUntil)
 	r, err := s.build()
+	r.IdleSeconds = idle.Seconds()
 	if err != nil {
 		return r, nil, err
 	}
-	after, err := snapshot(s.out)
+	after, err := s.snapshot()
 	if err != nil {
 		return r, nil, err
 	}
@@ -140,6 +145,13 @@ func (s *scenarios) buildSeen(recordPath string, paths int) (Run, []string, erro
 	s.last = after
 	r.FilesChanged, r.Kinds, r.Paths = len(ch), kinds(ch, recordPath), head(ch, paths)
 	return r, ch, nil
+}
+
+// snapshot is the output's files as they are now.
+func (s *scenarios) snapshot() (map[string]fileState, error) {
+	files, err := snapshot(s.out)
+	s.busyUntil = time.Now()
+	return files, err
 }
 
 func (s *scenarios) coldStep(int) error {
@@ -150,7 +162,7 @@ func (s *scenarios) coldStep(int) error {
 	}
 	s.res.Cold.Runs = append(s.res.Cold.Runs, cold)
 	s.logf("%s: cold %.1f s (%.1f s CPU, %.1f s of it sys)", s.label, cold.Seconds, cold.CPUSeconds, cold.SysSeconds)
-	s.last, err = snapshot(s.out)
+	s.last, err = s.snapshot()
 	return err
 }
 
@@ -195,7 +207,7 @@ func (s *scenarios) restoreStep(int) error {
 		return err
 	}
 	var err error
-	s.last, err = snapshot(s.out)
+	s.last, err = s.snapshot()
 	return err
 }
 

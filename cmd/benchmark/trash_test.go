@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTrashDefersDeletion checks that a discarded folder is moved, not
@@ -54,13 +55,13 @@ func TestTrashDefersDeletion(t *testing.T) {
 // (the second time reusing it): the runs' folders go through the trash,
 // and nothing but the dataset and the binary is left; the cost of fresh
 // memory is measured at the start and at the end; each build's account of
-// the no-change fast path is kept.
+// the no-change fast path is kept; each timed rebuild waits the gap.
 func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds errdocs and a site twice")
 	}
 	work := t.TempDir()
-	o := options{records: 1000, seed: 3, runs: 2, work: work}
+	o := options{records: 1000, seed: 3, runs: 2, work: work, gap: 300 * time.Millisecond}
 	res, err := benchmark(o, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,14 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	// The builds say why a no-change rebuild could or could not be quick.
 	if why := res.Cold.Runs[0].NoChangeMissed; !strings.Contains(why, "no site of an earlier build") {
 		t.Errorf("the cold build says it did not take the no-change fast path because %q", why)
+	}
+	// Each timed rebuild waited the gap after whatever ran before it.
+	for _, sc := range []Summary{res.NoChange, res.OneChange, res.OneRemoved} {
+		for _, r := range sc.Runs {
+			if r.IdleSeconds < o.gap.Seconds() {
+				t.Errorf("a timed rebuild started %.3f s after the last build or look at the output, want at least %v", r.IdleSeconds, o.gap)
+			}
+		}
 	}
 	for _, r := range res.NoChange.Runs {
 		if r.NoChangeMissed != "" || r.StampSkipped != "" {
