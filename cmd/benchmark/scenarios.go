@@ -172,7 +172,7 @@ func (s *scenarios) noChangeStep(int) error {
 		return err
 	}
 	s.res.NoChange.Runs = append(s.res.NoChange.Runs, nc)
-	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; sync before it %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.SyncSeconds, len(ch))
+	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s, then sync %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.IdleSeconds, nc.SyncSeconds, len(ch))
 	if nc.NoChangeMissed != "" {
 		s.logf("%s: the no-change fast path was not taken: %s", s.label, nc.NoChangeMissed)
 	}
@@ -197,7 +197,7 @@ func (s *scenarios) oneChangeStep(i int) error {
 		return err
 	}
 	s.res.OneChange.Runs = append(s.res.OneChange.Runs, oc)
-	s.logf("%s: one-change %.2f s (%.2f s CPU, %.2f s of it sys; sync before it %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SysSeconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
+	s.logf("%s: one-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s, then sync %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SysSeconds, oc.IdleSeconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
 	return nil
 }
 
