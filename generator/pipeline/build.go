@@ -63,6 +63,12 @@ type Config struct {
 	// for a command that keeps resident memory inside a budget to make
 	// room before their pages arrive (cmd/errdocs does).
 	ExpectMapped func(bytes int64)
+	// ExpectHeap, when set, is told as a rebuild begins how much fresh
+	// memory the previous rebuild of the site took (memahead.go), for a
+	// command that can have it faulted in ahead of the heap on an idle
+	// core; it returns how much it will fault in (cmd/errdocs does:
+	// internal/hugepages.Prefault).
+	ExpectHeap func(bytes int64) int64
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)
@@ -110,6 +116,9 @@ type Report struct {
 	// StampSkipped why it left no stamp for the next build's ("" when it
 	// left one).
 	NoChangeMissed, StampSkipped string
+	// MemoryAhead is how much memory the command said it would fault in
+	// ahead of the heap (Config.ExpectHeap).
+	MemoryAhead int64
 	// OutputsLooked counts the previous site's files the build looked at
 	// (one lstat each) to know whether they are still as written.
 	OutputsLooked int
@@ -127,9 +136,11 @@ type Stage struct {
 	Held uint64
 }
 
-// heldMemory is Stage.Held now: RssAnon in /proc/self/status, 0 where
-// there is none.
-func heldMemory() uint64 {
+// heldMemory is Stage.Held now (a variable for tests).
+var heldMemory = anonResident
+
+// anonResident is RssAnon in /proc/self/status, 0 where there is none.
+func anonResident() uint64 {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0

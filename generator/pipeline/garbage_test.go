@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -82,4 +83,57 @@ func twentyRecords(t *testing.T) (in, file string, recs []any) {
 	file = filepath.Join(in, "r.json")
 	writeRecords(t, file, recs...)
 	return in, file, recs
+}
+
+// Config.ExpectHeap is told, as a build begins, how much memory the
+// previous rebuild that rendered few pages took: nothing after a cold
+// build or one that rendered every page (they take far more), the amount
+// once a rebuild has recorded it, and it is told first thing, so that a
+// build with nothing to do is told too. What it answers is reported.
+func TestExpectHeap(t *testing.T) {
+	// A build of twenty records in a test process takes no memory the
+	// process had not: each look at the memory finds eight megabytes more,
+	// under a heap goal that bounds none of it.
+	held := uint64(100 << 20)
+	defer func(f, g func() uint64) { heldMemory, heapGoal = f, g }(heldMemory, heapGoal)
+	heldMemory = func() uint64 { held += 8 << 20; return held }
+	heapGoal = func() uint64 { return 1 << 30 }
+	in, file, recs := twentyRecords(t)
+	dir := t.TempDir()
+	build := func(title string) ([]int64, *Report) {
+		var told []int64
+		o := runConfig(t, Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+			Templates: errdocs.Templates, Static: errdocs.Static, Title: title,
+			ExpectHeap: func(n int64) int64 { told = append(told, n); return n / 2 }})
+		return told, o.rep
+	}
+	edit := func(i int) {
+		recs[3] = seedRecord(t, 3, func(r map[string]any) { r["documentation"] = fmt.Sprintf("Edit %d: one page to render again.", i) })
+		writeRecords(t, file, recs...)
+	}
+	if told, _ := build(""); len(told) != 0 {
+		t.Errorf("cold build: told %v, want nothing (no rebuild before it)", told)
+	}
+	edit(1)
+	if told, _ := build(""); len(told) != 0 {
+		t.Errorf("first rebuild: told %v, want nothing (the cold build's memory is no rebuild's)", told)
+	}
+	edit(2)
+	told, rep := build("")
+	if len(told) != 1 || told[0] <= 0 {
+		t.Fatalf("second rebuild: told %v, want once what the first rebuild took", told)
+	}
+	if rep.MemoryAhead != told[0]/2 {
+		t.Errorf("report: %d bytes faulted in ahead, want %d (what ExpectHeap answered)", rep.MemoryAhead, told[0]/2)
+	}
+	if again, rep := build(""); len(again) != 1 || !rep.NoChange {
+		t.Errorf("no change: told %v (no-change path %t), want told once, before the no-change check", again, rep.NoChange)
+	}
+	before := told[0]
+	if retitled, _ := build("Every page again"); len(retitled) != 1 || retitled[0] != before {
+		t.Errorf("every page rendered again: told %v, want %d", retitled, before)
+	}
+	if after, _ := build("Every page again"); len(after) != 1 || after[0] != before {
+		t.Errorf("after a build that rendered every page: told %v, want the record it left alone (%d)", after, before)
+	}
 }

@@ -44,13 +44,15 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 	start := time.Now()
 	c.defaults()
 	primeBinaryHash(c.CacheDir)
+	ahead := expectMemory(&c)
 	nc := prepareNoChange(&c)
 	rep, missed := nc.serve(&c, start)
 	if rep != nil {
+		rep.MemoryAhead = ahead.faulted
 		return rep, nil
 	}
 	nc.forget()
-	rep, err := buildOnce(ctx, c, nc, start)
+	rep, err := buildOnce(ctx, c, nc, start, ahead)
 	if errors.Is(err, publish.ErrGone) && !c.Verify {
 		// The build trusted the site's files as the page cache noted them
 		// and one was deleted by hand: the previous site is untouched.
@@ -58,7 +60,7 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 		// reported already.
 		c.Verify, c.Problem = true, func(string) {}
 		nc = nc.again()
-		rep, err = buildOnce(ctx, c, nc, time.Now())
+		rep, err = buildOnce(ctx, c, nc, time.Now(), memoryAhead{prev: ahead.prev})
 	}
 	if err == nil {
 		// A stamp that cannot be saved only costs the next build time.
@@ -76,11 +78,15 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 }
 
 // buildOnce runs the pipeline once.
-func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time) (*Report, error) {
+func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time, ahead memoryAhead) (*Report, error) {
 	nc.watch(&c)
-	b := &build{ctx: ctx, c: &c, rep: &Report{}, nc: nc}
+	b := &build{ctx: ctx, c: &c, rep: &Report{MemoryAhead: ahead.faulted}, nc: nc, ahead: ahead}
 	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone}
+	b.startHeld = heldMemory()
 	err := b.run()
+	if err == nil {
+		b.keepMemory()
+	}
 	return b.rep, err
 }
 
@@ -105,6 +111,13 @@ type build struct {
 	lookedDone chan struct{}
 	opening    *indexOpening
 	gotCache   bool
+	// rebuild says a previous build left its page cache; renderedMany
+	// that this one renders many pages all the same (Config.Garbage);
+	// startHeld is the anonymous memory the process held as it began;
+	// ahead what it knew of the memory it would take (memahead.go).
+	rebuild, renderedMany bool
+	startHeld             uint64
+	ahead                 memoryAhead
 
 	ds        *dataset      // read+validate
 	out       *publish.Site // the site being written
@@ -169,9 +182,10 @@ func (b *build) run() (err error) {
 		rejects = w
 	}
 	b.startLoading()
+	_, pcErr := os.Stat(b.pcPath)
+	b.rebuild = pcErr == nil
 	if b.c.Garbage != nil {
-		_, err := os.Stat(b.pcPath)
-		b.c.Garbage(err != nil)
+		b.c.Garbage(!b.rebuild)
 	}
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
@@ -464,7 +478,8 @@ func (b *build) check() error {
 	// The pages to render, unless kept one by one.
 	out.Expect(prev.size())
 	b.rep.Built = total
-	if b.c.Garbage != nil && b.nNeed > manyPages(total) {
+	b.renderedMany = b.nNeed > manyPages(total)
+	if b.c.Garbage != nil && b.renderedMany {
 		b.c.Garbage(true)
 	}
 	b.rep.Reused = total - b.nNeed
@@ -1009,11 +1024,15 @@ type stageTimer struct {
 	rep  *Report
 	last time.Time
 	hook func(string)
+	// maxGoal is the largest heap goal seen at a stage's end
+	// (memahead.go).
+	maxGoal uint64
 }
 
 func (t *stageTimer) done(name string) {
 	now := time.Now()
 	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory()})
+	t.maxGoal = max(t.maxGoal, heapGoal())
 	if t.hook != nil {
 		t.hook(name)
 		now = time.Now()

@@ -12,13 +12,19 @@
 // that wants them has to: Reserve makes the runtime map a stretch of heap
 // it has not touched, marks that stretch MADV_HUGEPAGE, and gives it back;
 // the heap then grows into it.
+//
+// Prefault then faults in the start of that stretch ahead of the heap, on
+// a thread of the lowest priority: the first touches a build would pay
+// on its own path are paid on a core it leaves idle.
 package hugepages
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -60,18 +66,24 @@ func reserve(size int) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	chunks := make([][]byte, 0, size/chunkSize+1)
 	advised := 0
+	var marked []addrRange
 	for left := size; left > 0; left -= chunkSize {
 		chunk := make([]byte, min(left, chunkSize))
 		chunks = append(chunks, chunk)
 		if region := pageAligned(chunk); len(region) > 0 {
 			if unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
 				advised += len(region)
+				marked = append(marked, addrRange{uintptrOf(region), uintptr(len(region))})
 			}
 		}
 	}
 	runtime.KeepAlive(chunks)
 	chunks = nil
 	runtime.GC() // the stretch free again, for the heap to grow into
+	// The heap takes the lowest free pages first: it grows into the
+	// stretch from its lowest address.
+	slices.SortFunc(marked, func(a, b addrRange) int { return cmp.Compare(a.start, b.start) })
+	stretch = marked
 	return advised
 }
 

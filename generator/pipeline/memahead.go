@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"runtime/metrics"
+
+	"github.com/errdocs/errdocs/internal/cachefile"
+)
+
+// A rebuild takes about as much fresh memory as the rebuild before it of
+// the same site: most of it is every record's summary and the caches'
+// tables, whose size follows the dataset, not the change. Each rebuild
+// that renders few pages keeps how much anonymous memory it took beside
+// its page cache, and the next one tells the command so as it begins
+// (Config.ExpectHeap), for a command that can have that memory faulted in
+// ahead of its heap on a core the build leaves idle. A build that renders
+// many pages (a cold build, a template changed) takes far more and keeps
+// nothing: the next rebuild would fault in memory it does not use.
+
+// The record of a rebuild's memory (internal/cachefile).
+const (
+	rebuildMemoryKind    = "rebuild memory"
+	rebuildMemoryVersion = 1
+)
+
+// aheadSlack is how far past the memory faulted in ahead a rebuild's
+// growth may go and still be taken for the prefault's own: what the
+// process takes beside its heap (stacks, the runtime's own tables).
+const aheadSlack = 16 << 20
+
+// maxRebuildMemory bounds what a record may ask for: it is a hint, and a
+// wrong one costs memory and a core's time.
+const maxRebuildMemory = 1 << 40
+
+// rebuildMemoryPath is the record beside the page cache of the site.
+func rebuildMemoryPath(pcPath string) string { return pcPath + ".memory" }
+
+// loadRebuildMemory returns the bytes the previous rebuild took (0:
+// unknown).
+func loadRebuildMemory(pcPath string) int64 {
+	body, err := cachefile.ReadFile(rebuildMemoryPath(pcPath), rebuildMemoryKind, rebuildMemoryVersion)
+	if err != nil {
+		return 0
+	}
+	r := cachefile.NewReader(body)
+	n := r.Uvarint()
+	if r.Done() != nil || n > maxRebuildMemory {
+		return 0
+	}
+	return int64(n)
+}
+
+// saveRebuildMemory keeps the bytes this rebuild took for the next one.
+func saveRebuildMemory(pcPath string, n int64) error {
+	b := binary.AppendUvarint(cachefile.Begin(nil, rebuildMemoryKind, rebuildMemoryVersion), uint64(n))
+	return cachefile.WriteFile(rebuildMemoryPath(pcPath), cachefile.Seal(b))
+}
+
+// memoryAhead is what a build knew, as it began, of the memory it would
+// take: what the previous rebuild took, and how much of it the command
+// said it would fault in ahead.
+type memoryAhead struct{ prev, faulted int64 }
+
+// expectMemory tells the command how much memory the previous rebuild of
+// the site took, first thing in a build, before the no-change check: the
+// memory faulted in ahead arrives while the build has one core busy.
+func expectMemory(c *Config) memoryAhead {
+	var m memoryAhead
+	m.prev = loadRebuildMemory(pageCachePath(c.CacheDir, c.Out))
+	if m.prev > 0 && c.ExpectHeap != nil {
+		m.faulted = c.ExpectHeap(m.prev)
+	}
+	return m
+}
+
+// keepMemory records the anonymous memory this build took, from its start
+// to its largest stage's end, when it was a rebuild that rendered few
+// pages.
+func (b *build) keepMemory() {
+	if !b.rebuild || b.renderedMany || b.startHeld == 0 {
+		return
+	}
+	var peak uint64
+	for _, s := range b.rep.Stages {
+		peak = max(peak, s.Held)
+	}
+	if peak <= b.startHeld {
+		return
+	}
+	took := peak - b.startHeld
+	// Memory faulted in ahead is resident whether the heap used it or
+	// not: while the growth stays inside it, the growth is the prefault's
+	// own, and keeping it would let each record creep past the last, so
+	// the record stays. The heap never grows much past its largest goal,
+	// which brings the record down when the dataset shrinks.
+	if ahead := uint64(b.ahead.faulted); ahead > 0 && took <= ahead+aheadSlack {
+		took = uint64(b.ahead.prev)
+	}
+	took = min(took, b.timer.maxGoal)
+	if int64(took) == b.ahead.prev {
+		return
+	}
+	// A record that cannot be saved only costs the next rebuild time.
+	if err := saveRebuildMemory(b.pcPath, int64(took)); err != nil {
+		b.c.cacheProblem("rebuild memory: " + err.Error())
+	}
+}
+
+// heapGoal is the heap size at which the collector next runs (a variable
+// for tests).
+var heapGoal = runtimeHeapGoal
+
+func runtimeHeapGoal() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
+}

@@ -1,0 +1,83 @@
+package hugepages
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// childEnv makes the test binary run a test as a child process of its
+// own: Reserve and Prefault act once per process.
+const childEnv = "HUGEPAGES_TEST_CHILD"
+
+// TestPrefaultFaultsInWhereTheHeapGrows: Prefault makes the start of the
+// reserved stretch resident without the program touching it, and the heap
+// then grows into those very pages: touching fresh heap takes no more
+// memory. A second call does nothing.
+func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultFaultsInWhereTheHeapGrows$", "-test.v")
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("child process: %v\n%s", err, out)
+		}
+		t.Logf("child process:\n%s", out)
+		return
+	}
+	const stretch, ahead, touched = 256 << 20, 64 << 20, 48 << 20
+	if Reserve(stretch) == 0 {
+		if n := Prefault(ahead); n != 0 {
+			t.Fatalf("nothing reserved, yet Prefault says it faults in %d bytes", n)
+		}
+		t.Log("the kernel does not leave huge pages to the program: nothing reserved, nothing faulted in")
+		return
+	}
+	before := anonResident(t)
+	if n := Prefault(ahead); n != ahead {
+		t.Fatalf("Prefault(%d) = %d", ahead, n)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for anonResident(t)-before < ahead*9/10 {
+		if time.Now().After(deadline) {
+			t.Fatalf("30 s after Prefault of %d MB, anonymous memory grew by %d MB", ahead>>20, (anonResident(t)-before)>>20)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	faulted := anonResident(t)
+	block := make([]byte, touched)
+	for i := 0; i < len(block); i += 4096 {
+		block[i] = 1
+	}
+	if grown := anonResident(t) - faulted; grown > 8<<20 {
+		t.Errorf("touching %d MB of fresh heap after %d MB were faulted in ahead took %d MB more: the heap did not grow into them",
+			touched>>20, ahead>>20, grown>>20)
+	}
+	if n := Prefault(ahead); n != 0 {
+		t.Errorf("a second Prefault says it faults in %d bytes; want 0", n)
+	}
+	_ = block[len(block)-1]
+}
+
+// anonResident is the process's resident anonymous memory (RssAnon).
+func anonResident(t *testing.T) int64 {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("RssAnon: %v", err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no RssAnon in /proc/self/status")
+	return 0
+}
