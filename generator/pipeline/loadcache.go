@@ -140,16 +140,7 @@ const maxCountHint = 1 << 24
 
 // loadCount reads the previous build's count of valid records.
 func (rc *readCache) loadCount() int {
-	body, err := cachefile.ReadFile(rc.countPath(), countKind, countVersion)
-	if err != nil {
-		return 0
-	}
-	r := cachefile.NewReader(body)
-	n := r.Uvarint()
-	if r.Done() != nil || n > maxCountHint {
-		return 0
-	}
-	return int(n)
+	return int(loadHint(rc.countPath(), countKind, countVersion, maxCountHint))
 }
 
 // saveCount keeps this build's count of valid records for the next
@@ -158,8 +149,28 @@ func (rc *readCache) saveCount(n int) error {
 	if n == rc.prevCount {
 		return nil
 	}
-	b := binary.AppendUvarint(cachefile.Begin(nil, countKind, countVersion), uint64(n))
-	return cachefile.WriteFile(rc.countPath(), cachefile.Seal(b))
+	return saveHint(rc.countPath(), countKind, countVersion, uint64(n))
+}
+
+// loadHint reads a cache file that holds one number, a hint to the next
+// build (0 when missing, damaged or over max).
+func loadHint(path, kind string, version, max uint64) uint64 {
+	body, err := cachefile.ReadFile(path, kind, version)
+	if err != nil {
+		return 0
+	}
+	r := cachefile.NewReader(body)
+	n := r.Uvarint()
+	if r.Done() != nil || n > max {
+		return 0
+	}
+	return n
+}
+
+// saveHint writes a cache file that holds one number.
+func saveHint(path, kind string, version, n uint64) error {
+	b := binary.AppendUvarint(cachefile.Begin(nil, kind, version), n)
+	return cachefile.WriteFile(path, cachefile.Seal(b))
 }
 
 func (rc *readCache) youngPath() string { return filepath.Join(rc.dir, "young") }

@@ -1,11 +1,6 @@
 package pipeline
 
-import (
-	"encoding/binary"
-	"runtime/metrics"
-
-	"github.com/errdocs/errdocs/internal/cachefile"
-)
+import "runtime/metrics"
 
 // A rebuild takes about as much fresh memory as the rebuild before it of
 // the same site: most of it is every record's summary and the caches'
@@ -38,22 +33,12 @@ func rebuildMemoryPath(pcPath string) string { return pcPath + ".memory" }
 // loadRebuildMemory returns the bytes the previous rebuild took (0:
 // unknown).
 func loadRebuildMemory(pcPath string) int64 {
-	body, err := cachefile.ReadFile(rebuildMemoryPath(pcPath), rebuildMemoryKind, rebuildMemoryVersion)
-	if err != nil {
-		return 0
-	}
-	r := cachefile.NewReader(body)
-	n := r.Uvarint()
-	if r.Done() != nil || n > maxRebuildMemory {
-		return 0
-	}
-	return int64(n)
+	return int64(loadHint(rebuildMemoryPath(pcPath), rebuildMemoryKind, rebuildMemoryVersion, maxRebuildMemory))
 }
 
 // saveRebuildMemory keeps the bytes this rebuild took for the next one.
 func saveRebuildMemory(pcPath string, n int64) error {
-	b := binary.AppendUvarint(cachefile.Begin(nil, rebuildMemoryKind, rebuildMemoryVersion), uint64(n))
-	return cachefile.WriteFile(rebuildMemoryPath(pcPath), cachefile.Seal(b))
+	return saveHint(rebuildMemoryPath(pcPath), rebuildMemoryKind, rebuildMemoryVersion, uint64(n))
 }
 
 // memoryAhead is what a build knew, as it began, of the memory it would

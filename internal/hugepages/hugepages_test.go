@@ -77,23 +77,29 @@ func minorFaults(t *testing.T) int64 {
 // pages, as /proc/self/smaps_rollup counts it.
 func anonHugeBytes(t *testing.T) int64 {
 	t.Helper()
-	data, err := os.ReadFile("/proc/self/smaps_rollup")
+	return procKB(t, "/proc/self/smaps_rollup", "AnonHugePages") << 10
+}
+
+// procKB is the field of a /proc file that counts kilobytes ("Name:   123 kB").
+func procKB(t *testing.T, file, field string) int64 {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		name, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok || name != "AnonHugePages" {
+		if !ok || name != field {
 			continue
 		}
 		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 		if err != nil {
-			t.Fatalf("AnonHugePages: %v", err)
+			t.Fatalf("%s in %s: %v", field, file, err)
 		}
-		return kb << 10
+		return kb
 	}
-	t.Fatal("no AnonHugePages in /proc/self/smaps_rollup")
+	t.Fatalf("no %s in %s", field, file)
 	return 0
 }
 

@@ -3,7 +3,6 @@ package hugepages
 import (
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,19 +64,5 @@ func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
 // anonResident is the process's resident anonymous memory (RssAnon).
 func anonResident(t *testing.T) int64 {
 	t.Helper()
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(status)) {
-		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("RssAnon: %v", err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no RssAnon in /proc/self/status")
-	return 0
+	return procKB(t, "/proc/self/status", "RssAnon") << 10
 }
