@@ -93,16 +93,22 @@ type causeData struct {
 
 // Pages renders every binding page and passes each to emit with its file
 // path relative to the site root ("tags/jax/index.html"), in a fixed order.
+// Listings are rendered on every core (pageQueue); emit is called from
+// one goroutine at a time.
 func (r *Renderer) Pages(s *model.Model, emit func(path string, html []byte) error) error {
-	steps := []func(*model.Model, func(string, []byte) error) error{
+	steps := []func(*model.Model, *pageQueue) error{
 		r.home, r.repos, r.tags, r.families, r.search, r.notFound,
 	}
+	q := newPageQueue(emit, r.o.Cache)
 	for _, step := range steps {
-		if err := step(s, emit); err != nil {
+		if err := step(s, q); err != nil {
+			if qerr := q.wait(); qerr != nil {
+				return qerr // an earlier listing's
+			}
 			return err
 		}
 	}
-	return nil
+	return q.wait()
 }
 
 // Home page sizes: what the home page lists before linking to the full
@@ -114,7 +120,7 @@ const (
 	chartBars    = 10
 )
 
-func (r *Renderer) home(s *model.Model, emit func(string, []byte) error) error {
+func (r *Renderer) home(s *model.Model, q *pageQueue) error {
 	// The home page lists a few of each kind; if records with very long
 	// names make it too large, it lists half as many, and so on.
 	for div := 1; ; div *= 2 {
@@ -123,7 +129,7 @@ func (r *Renderer) home(s *model.Model, emit func(string, []byte) error) error {
 			return err
 		}
 		if len(b) <= MaxPage || div >= homeRepos {
-			return emit("index.html", b)
+			return q.page("index.html", b)
 		}
 	}
 }
@@ -185,8 +191,8 @@ func indexes(n int) []int32 {
 	return out
 }
 
-func (r *Renderer) repos(s *model.Model, emit func(string, []byte) error) error {
-	err := r.listing(model.ReposPath, indexes(len(s.Repos)), reposPage, emit,
+func (r *Renderer) repos(s *model.Model, q *pageQueue) error {
+	err := q.listing(r.listing(model.ReposPath, indexes(len(s.Repos)), reposPage,
 		func(h hash.Hash) {
 			for _, rp := range s.Repos {
 				hashRepo(h, rp)
@@ -200,12 +206,12 @@ func (r *Renderer) repos(s *model.Model, emit func(string, []byte) error) error 
 				d.Groups = append(d.Groups, repoEntry(p, s.Repos[k]))
 			}
 			p.Data = d
-		})
+		}))
 	if err != nil {
 		return err
 	}
 	for _, rp := range s.Repos {
-		err := r.listing(rp.Path(), rp.Records, repoPage, emit, func(h hash.Hash) {
+		err := q.listing(r.listing(rp.Path(), rp.Records, repoPage, func(h hash.Hash) {
 			hashRepo(h, rp)
 			hashRecords(h, s, rp.Records)
 		}, func(p *Page, items []int32) {
@@ -218,7 +224,7 @@ func (r *Renderer) repos(s *model.Model, emit func(string, []byte) error) error 
 				d.Entries = append(d.Entries, entryOf(p, s, i, false))
 			}
 			p.Data = d
-		})
+		}))
 		if err != nil {
 			return err
 		}
@@ -234,18 +240,18 @@ func repoDescription(rp *model.Repo) string {
 	return cutWords(d, maxDescription)
 }
 
-func (r *Renderer) tags(s *model.Model, emit func(string, []byte) error) error {
-	return r.groups(s, s.Tags, "tags", "Tags", model.TagsPath, model.TagPath, emit)
+func (r *Renderer) tags(s *model.Model, q *pageQueue) error {
+	return r.groups(s, s.Tags, "tags", "Tags", model.TagsPath, model.TagPath, q)
 }
 
-func (r *Renderer) families(s *model.Model, emit func(string, []byte) error) error {
-	return r.groups(s, s.Families, "families", "Error families", model.FamiliesPath, model.FamilyPath, emit)
+func (r *Renderer) families(s *model.Model, q *pageQueue) error {
+	return r.groups(s, s.Families, "families", "Error families", model.FamiliesPath, model.FamilyPath, q)
 }
 
 // groups renders the index of tags or families and one listing per group.
 func (r *Renderer) groups(s *model.Model, gs []*model.Group, kind, heading, base string,
-	pathOf func(string) string, emit func(string, []byte) error) error {
-	err := r.listing(base, indexes(len(gs)), groupsPage, emit, func(h hash.Hash) {
+	pathOf func(string) string, q *pageQueue) error {
+	err := q.listing(r.listing(base, indexes(len(gs)), groupsPage, func(h hash.Hash) {
 		for _, g := range gs {
 			fmt.Fprintf(h, "%q %d %d\n", g.Name, len(g.Records), g.Repos)
 		}
@@ -257,7 +263,7 @@ func (r *Renderer) groups(s *model.Model, gs []*model.Group, kind, heading, base
 			d.Groups = append(d.Groups, groupEntryOf(p, gs[k], pathOf(gs[k].Name)))
 		}
 		p.Data = d
-	})
+	}))
 	if err != nil {
 		return err
 	}
@@ -273,7 +279,7 @@ func (r *Renderer) groups(s *model.Model, gs []*model.Group, kind, heading, base
 				return fmt.Errorf("render family %s: info %s: %w", g.Name, g.Info.Slug, err)
 			}
 		}
-		err := r.listing(path, g.Records, groupPage, emit, func(h hash.Hash) {
+		err := q.listing(r.listing(path, g.Records, groupPage, func(h hash.Hash) {
 			fmt.Fprintf(h, "%q %d %d %q\n", g.Name, len(g.Records), g.Repos, kind)
 			if g.Info != nil {
 				json.NewEncoder(h).Encode(g.Info)
@@ -293,7 +299,7 @@ func (r *Renderer) groups(s *model.Model, gs []*model.Group, kind, heading, base
 				d.Entries = append(d.Entries, entryOf(p, s, i, true))
 			}
 			p.Data = d
-		})
+		}))
 		if err != nil {
 			return err
 		}
@@ -324,29 +330,37 @@ func (r *Renderer) info(in *record.Info) (*infoData, error) {
 	return d, nil
 }
 
-// listing renders a paginated listing whose first page is at base. fill
-// sets a page's data from its items. If a page would exceed MaxPage (long
-// names can make entries large), the whole listing is paginated again with
-// half as many entries a page, so every page stays small and the page
-// numbers stay consistent.
-func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(string, []byte) error,
-	key func(h hash.Hash), fill func(p *Page, items []int32)) error {
-	per := r.o.PerPage
-	if c := r.o.Cache; c != nil {
-		h := sha256.New()
-		io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(per)+"\x00")
-		key(h)
-		var k ListingKey
-		copy(k[:], h.Sum(nil))
-		if c.Keep(base, k) {
-			return nil
+// listing returns the work of a paginated listing whose first page is at
+// base, for a pageQueue worker: its key, then its pages unless the cache
+// keeps them. key writes everything the listing shows; fill sets a page's
+// data from its items.
+func (r *Renderer) listing(base string, items []int32, tmpl string,
+	key func(h hash.Hash), fill func(p *Page, items []int32)) func() (listingPages, error) {
+	return func() (listingPages, error) {
+		lp := listingPages{base: base}
+		if c := r.o.Cache; c != nil {
+			h := sha256.New()
+			io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(r.o.PerPage)+"\x00")
+			key(h)
+			copy(lp.key[:], h.Sum(nil))
+			if c.Keep(base, lp.key) {
+				return lp, nil
+			}
+			lp.keyed = true
 		}
-		made := emit
-		emit = func(path string, b []byte) error {
-			c.Made(base, k, path)
-			return made(path, b)
-		}
+		var err error
+		lp.paths, lp.html, err = r.listingPages(base, items, tmpl, fill)
+		return lp, err
 	}
+}
+
+// listingPages renders the pages of a listing. If a page would exceed
+// MaxPage (long names can make entries large), the whole listing is
+// paginated again with half as many entries a page, so every page stays
+// small and the page numbers stay consistent.
+func (r *Renderer) listingPages(base string, items []int32, tmpl string,
+	fill func(p *Page, items []int32)) (paths []string, html [][]byte, err error) {
+	per := r.o.PerPage
 	for {
 		pages := model.Paginate(items, per)
 		out := make([][]byte, len(pages))
@@ -366,7 +380,7 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 			}
 			b, err := r.execute(tmpl, p)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			if len(b) > MaxPage && per > 1 {
 				tooBig = true
@@ -378,12 +392,11 @@ func (r *Renderer) listing(base string, items []int32, tmpl string, emit func(st
 			per /= 2
 			continue
 		}
+		paths = make([]string, len(pages))
 		for k, pg := range pages {
-			if err := emit(model.PagePath(base, pg.Number)+"index.html", out[k]); err != nil {
-				return err
-			}
+			paths[k] = model.PagePath(base, pg.Number) + "index.html"
 		}
-		return nil
+		return paths, out, nil
 	}
 }
 
@@ -412,7 +425,7 @@ func newPager(base string, pg model.Page) *pager {
 	return pr
 }
 
-func (r *Renderer) search(s *model.Model, emit func(string, []byte) error) error {
+func (r *Renderer) search(s *model.Model, q *pageQueue) error {
 	if r.pages[searchPage] == nil {
 		return nil
 	}
@@ -424,7 +437,7 @@ func (r *Renderer) search(s *model.Model, emit func(string, []byte) error) error
 	if err != nil {
 		return err
 	}
-	if err := emit(model.SearchPath+"index.html", b); err != nil {
+	if err := q.page(model.SearchPath+"index.html", b); err != nil {
 		return err
 	}
 	if r.openSearch == nil {
@@ -434,10 +447,10 @@ func (r *Renderer) search(s *model.Model, emit func(string, []byte) error) error
 	if err := r.openSearch.Execute(&buf, struct{ Title, BaseURL string }{r.o.Title, r.o.BaseURL}); err != nil {
 		return fmt.Errorf("render %s: %w", openSearchFile, err)
 	}
-	return emit(openSearchFile, printableHTML(buf.Bytes()))
+	return q.page(openSearchFile, printableHTML(buf.Bytes()))
 }
 
-func (r *Renderer) notFound(s *model.Model, emit func(string, []byte) error) error {
+func (r *Renderer) notFound(s *model.Model, q *pageQueue) error {
 	p := r.page("404.html", "Page not found")
 	p.abs = r.o.BaseURL
 	p.Head.Canonical = ""
@@ -447,7 +460,7 @@ func (r *Renderer) notFound(s *model.Model, emit func(string, []byte) error) err
 	if err != nil {
 		return err
 	}
-	return emit("404.html", b)
+	return q.page("404.html", b)
 }
 
 // ListingKey identifies what a listing is made from.
