@@ -132,7 +132,7 @@ func main() {
 	fs.IntVar(&o.records, "records", 100000, "records in the generated dataset")
 	fs.Int64Var(&o.seed, "seed", 1, "generator seed")
 	fs.IntVar(&o.runs, "runs", 3, "runs of each scenario (figures are medians)")
-	fs.IntVar(&o.rebuilds, "rebuilds", 0, "one cold build, then this many no-change and one-change rebuilds over it (and one removal); -runs is then ignored: for sizes whose cold build is too slow to repeat")
+	fs.IntVar(&o.rebuilds, "rebuilds", 0, "one cold build, then this many no-change and one-change rebuilds over it (and one removal); -runs is then ignored, and Hugo is built once: for sizes whose cold build is too slow to repeat")
 	fs.StringVar(&o.bin, "bin", "", "time this errdocs `binary` (e.g. an earlier version's) instead of building one from this checkout")
 	fs.BoolVar(&o.realCode, "real-code", false, "records' source excerpts are real code from public repositories (internal/corpus/testdata/realcode.jsonl.gz), not generated")
 	fs.BoolVar(&o.hugo, "hugo", false, "also build the same records with Hugo ("+hugoVersion+", installed with go install under -work if -hugo-bin is not given)")
@@ -236,7 +236,14 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	}
 
 	if o.hugo {
-		h, err := hugoBench(dataset, work, o.hugoBin, o.runs, o.keep, trash, logf)
+		// Hugo is built as many times cold as errdocs was: once with
+		// -rebuilds, which is for sizes whose cold build is too slow to
+		// repeat (Hugo's, at 100,000 records, takes ten minutes or more).
+		hugoRuns := o.runs
+		if o.rebuilds > 0 {
+			hugoRuns = 1
+		}
+		h, err := hugoBench(dataset, work, o.hugoBin, hugoRuns, o.keep, trash, logf)
 		if err != nil {
 			return nil, err
 		}

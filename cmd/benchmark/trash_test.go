@@ -98,3 +98,43 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 		t.Errorf("the dataset was not kept: %v", err)
 	}
 }
+
+// TestRebuildsBuildHugoOnce runs the benchmark with -rebuilds and -hugo
+// against a stand-in for hugo that counts its builds: Hugo is built cold
+// once, as errdocs is, whatever -runs says.
+func TestRebuildsBuildHugoOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds errdocs and a site")
+	}
+	work := t.TempDir()
+	count := filepath.Join(work, "hugo-builds")
+	fake := filepath.Join(work, "fake-hugo")
+	script := `#!/bin/sh
+[ "$1" = version ] && { echo "hugo stand-in"; exit 0; }
+while [ $# -gt 0 ]; do
+  [ "$1" = --destination ] && { mkdir -p "$2" && echo page > "$2/index.html"; }
+  shift
+done
+echo build >> ` + count + "\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := options{records: 300, seed: 5, runs: 3, rebuilds: 1, hugo: true, hugoBin: fake, work: work, gap: 100 * time.Millisecond}
+	res, err := benchmark(o, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hugo == nil {
+		t.Fatal("no Hugo results")
+	}
+	if len(res.Cold.Runs) != 1 || len(res.Hugo.Cold.Runs) != 1 {
+		t.Fatalf("errdocs built cold %d times, Hugo %d; want once each", len(res.Cold.Runs), len(res.Hugo.Cold.Runs))
+	}
+	b, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "build"); n != 2 {
+		t.Errorf("hugo ran %d builds, want 2 (one cold, one with nothing changed)", n)
+	}
+}
