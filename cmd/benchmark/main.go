@@ -238,7 +238,7 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	if o.hugo {
 		// Hugo is built as many times cold as errdocs was: once with
 		// -rebuilds, which is for sizes whose cold build is too slow to
-		// repeat (Hugo's, at 100,000 records, takes ten minutes or more).
+		// repeat, and Hugo's cold build is slower than errdocs's.
 		hugoRuns := o.runs
 		if o.rebuilds > 0 {
 			hugoRuns = 1

@@ -15,7 +15,7 @@ import (
 //
 // At most a few listings wait, rendered, for the one before them to be
 // emitted: a listing's pages are held until then, and one tag can list a
-// fifth of the records.
+// large share of the records.
 type pageQueue struct {
 	emit  func(string, []byte) error
 	cache ListingCache // nil: no listing is kept or noted
