@@ -349,16 +349,16 @@ func (r *Renderer) listing(base string, items []int32, tmpl string,
 			lp.keyed = true
 		}
 		var err error
-		lp.paths, lp.html, err = r.listingPages(base, items, tmpl, fill)
+		lp.paths, lp.html, err = r.renderListing(base, items, tmpl, fill)
 		return lp, err
 	}
 }
 
-// listingPages renders the pages of a listing. If a page would exceed
+// renderListing renders the pages of a listing. If a page would exceed
 // MaxPage (long names can make entries large), the whole listing is
 // paginated again with half as many entries a page, so every page stays
 // small and the page numbers stay consistent.
-func (r *Renderer) listingPages(base string, items []int32, tmpl string,
+func (r *Renderer) renderListing(base string, items []int32, tmpl string,
 	fill func(p *Page, items []int32)) (paths []string, html [][]byte, err error) {
 	per := r.o.PerPage
 	for {
