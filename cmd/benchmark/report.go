@@ -35,12 +35,14 @@ func report(w io.Writer, r *Results) {
 			fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
 		}
 		inputs(w, r.Cold)
+		machineLoad(w, r.Cold, r.Machine.NumCPU)
 	}
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), memory(r.NoChange), counts(r.NoChange.Runs))
 	if len(r.NoChange.Stages) > 0 {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
 	}
 	inputs(w, r.NoChange)
+	machineLoad(w, r.NoChange, r.Machine.NumCPU)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), memory(r.OneChange), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
@@ -49,6 +51,7 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "  %s\n", stages(r.OneChange.Stages))
 	}
 	inputs(w, r.OneChange)
+	machineLoad(w, r.OneChange, r.Machine.NumCPU)
 	if n := len(r.OneRemoved.Runs); n > 0 { // none with -warm
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), memory(r.OneRemoved), counts(r.OneRemoved.Runs))
 		last := r.OneRemoved.Runs[n-1]
@@ -57,11 +60,13 @@ func report(w io.Writer, r *Results) {
 			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.PageGone }),
 			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.SearchGone }),
 			allTrue(r.OneRemoved.Runs, func(r Run) *bool { return r.SitemapGone }))
+		machineLoad(w, r.OneRemoved, r.Machine.NumCPU)
 	}
 	if h := r.Hugo; h != nil {
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  %s; %s\n", "hugo cold", secs(h.Cold), size(h.Cold.MaxRSS), faster(h.ColdRatio), lessCPU(h.ColdCPURatio))
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s  %s; %s\n", "hugo no-change", secs(h.NoChange), size(h.NoChange.MaxRSS), counts(h.NoChange.Runs), faster(h.NoChangeRatio), lessCPU(h.NoChangeCPURatio))
 		fmt.Fprintf(w, "  %s; %d pages → %d files; content written in %.1f s (not timed)\n", h.Version, h.Pages, h.OutputFiles, h.ContentSeconds)
+		machineLoad(w, h.Cold, r.Machine.NumCPU)
 	}
 	fmt.Fprintf(w, "edited record %s", r.Edited)
 	if r.Removed != "" {
@@ -69,6 +74,13 @@ func report(w io.Writer, r *Results) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "benchmark took %s\n", r.elapsed.Round(time.Second))
+}
+
+// machineLoad prints what disturbed a scenario's runs, if anything did.
+func machineLoad(w io.Writer, s Summary, cores int) {
+	if d := disturbed(s.Runs, cores); d != "" {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
 }
 
 // inputs prints what the read stage of a scenario's first run did with the

@@ -40,8 +40,10 @@ type Run struct {
 	NoChangeMissed string  `json:"noChangeMissed,omitempty"`
 	StampSkipped   string  `json:"stampSkipped,omitempty"`
 	Stages         []Stage `json:"stages,omitempty"`
-	Written        int64   `json:"written"`   // as the build reports it
-	Unchanged      int64   `json:"unchanged"` // as the build reports it
+	// Disturbance is what else the machine did meanwhile.
+	Disturbance Disturbance `json:"disturbance"`
+	Written     int64       `json:"written"`   // as the build reports it
+	Unchanged   int64       `json:"unchanged"` // as the build reports it
 	// Files whose mtime or size changed, or that appeared or went, as seen
 	// by comparing the output before and after (not for cold builds).
 	FilesChanged int            `json:"filesChanged"`
@@ -69,9 +71,11 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 	t0 := time.Now()
 	syscall.Sync()
 	synced := time.Since(t0)
+	before := markLoad()
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
+	after := markLoad()
 	r := Run{Seconds: wall.Seconds(), SyncSeconds: synced.Seconds()}
 	if cmd.ProcessState != nil {
 		r.PeakRSS = maxRSS(cmd.ProcessState)
@@ -79,6 +83,7 @@ func timed(dir string, name string, args ...string) (Run, string, error) {
 		r.SysSeconds = cmd.ProcessState.SystemTime().Seconds()
 		r.PageFaults = pageFaults(cmd.ProcessState)
 	}
+	r.Disturbance = disturbance(before, after, r.CPUSeconds, r.Seconds)
 	if err != nil {
 		tail := stderr.String()
 		if len(tail) > 2000 {
