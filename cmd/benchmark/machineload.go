@@ -114,21 +114,29 @@ func disturbance(from, to loadMark, buildCPU, wall float64) Disturbance {
 	return d
 }
 
+// minCountedRun is the shortest run whose CPU figures disturbed judges.
+const minCountedRun = 1.0 // seconds
+
 // disturbed says what disturbed a scenario's runs, the worst run's
 // figure of each, or "" when nothing passed a threshold: other processes
 // and kernel threads at a tenth of a core, steal at 5% of the machine's
-// cores, I/O stalls a tenth of the time. A build's own writes make
-// kernel threads work and I/O stall too: the figures are shown, not
-// judged.
+// cores, I/O stalls a tenth of the time. CPU figures are judged only for
+// runs of a second or more. A build's own writes make kernel threads
+// work and I/O stall too: the figures are shown, not judged.
 func disturbed(runs []Run, cores int) string {
 	var others, steal, io float64 // per second of the run's wall time
 	for _, r := range runs {
 		if r.Seconds <= 0 {
 			continue
 		}
-		others = max(others, r.Disturbance.OthersCPUSeconds/r.Seconds)
-		steal = max(steal, r.Disturbance.StealSeconds/r.Seconds)
 		io = max(io, r.Disturbance.IOStallShare)
+		// /proc/stat counts CPU time in hundredths of a second: over a
+		// run shorter than a second, one tick more or less is a tenth
+		// of a core.
+		if r.Seconds >= minCountedRun {
+			others = max(others, r.Disturbance.OthersCPUSeconds/r.Seconds)
+			steal = max(steal, r.Disturbance.StealSeconds/r.Seconds)
+		}
 	}
 	var parts []string
 	if others >= 0.1 {

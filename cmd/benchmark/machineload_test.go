@@ -94,6 +94,11 @@ func TestDisturbedQuietRunsSayNothing(t *testing.T) {
 	if d := disturbed(runs, 2); d != "" {
 		t.Errorf("a quiet run reported as %q", d)
 	}
+	// Two ticks of steal in a tenth of a second: too short to judge.
+	short := []Run{{Seconds: 0.1, Disturbance: Disturbance{StealSeconds: 0.02}}}
+	if d := disturbed(short, 2); d != "" {
+		t.Errorf("a 0.1 s run reported as %q", d)
+	}
 	runs = append(runs, Run{Seconds: 10, Disturbance: Disturbance{StealSeconds: 3, IOStallShare: 0.4}})
 	d := disturbed(runs, 2)
 	for _, want := range []string{"hypervisor took 15% of the CPUs", "waited for I/O 40% of the time"} {
