@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 // siteFlags are the flags of every command that builds a site.
 type siteFlags struct {
 	out, cache, templates, rejects string
-	cpuprofile, memprofile         string
+	cpuprofile, memprofile, trace  string
 	strict, stats, quiet, verify   bool
 	site                           siteSettings
 }
@@ -37,6 +38,7 @@ func (f *siteFlags) register(fs *flag.FlagSet, defaultOut string) {
 	fs.BoolVar(&f.verify, "verify", false, "look at every output file, and rewrite those edited or deleted by hand (a build whose inputs, settings and templates did not change since the last one otherwise touches nothing and looks at no output file)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the build to `file`")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile (pprof) at the end of the build to `file`")
+	fs.StringVar(&f.trace, "trace", "", "write an execution trace of the build to `file` (go tool trace): what each goroutine waited on, which a CPU profile does not show")
 	f.site.register(fs)
 }
 
@@ -252,8 +254,8 @@ func (p *progress) clear() {
 	}
 }
 
-// startProfile starts the CPU profile the flags ask for and returns what
-// stops it and writes the heap profile.
+// startProfile starts the CPU profile and the execution trace the flags
+// ask for and returns what stops them and writes the heap profile.
 func (f *siteFlags) startProfile() (stop func(), err error) {
 	var cpu *os.File
 	if f.cpuprofile != "" {
@@ -265,10 +267,22 @@ func (f *siteFlags) startProfile() (stop func(), err error) {
 			return nil, err
 		}
 	}
+	tr, err := f.startTrace()
+	if err != nil {
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			cpu.Close()
+		}
+		return nil, err
+	}
 	return func() {
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			cpu.Close()
+		}
+		if tr != nil {
+			trace.Stop()
+			tr.Close()
 		}
 		if f.memprofile != "" {
 			if m, err := os.Create(f.memprofile); err == nil {
@@ -278,6 +292,22 @@ func (f *siteFlags) startProfile() (stop func(), err error) {
 			}
 		}
 	}, nil
+}
+
+// startTrace starts the execution trace the flags ask for (nil file: none).
+func (f *siteFlags) startTrace() (*os.File, error) {
+	if f.trace == "" {
+		return nil, nil
+	}
+	tr, err := os.Create(f.trace)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(tr); err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return tr, nil
 }
 
 // unreadable is the summary's note of the files that failed whole.
