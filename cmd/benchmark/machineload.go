@@ -131,7 +131,7 @@ func disturbed(runs []Run, cores int) string {
 		}
 		io = max(io, r.Disturbance.IOStallShare)
 		// /proc/stat counts CPU time in hundredths of a second: over a
-		// run shorter than a second, one tick more or less is a tenth
+		// run of a tenth of a second, one tick more or less is a tenth
 		// of a core.
 		if r.Seconds >= minCountedRun {
 			others = max(others, r.Disturbance.OthersCPUSeconds/r.Seconds)
