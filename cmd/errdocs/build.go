@@ -257,49 +257,52 @@ func (p *progress) clear() {
 // startProfile starts the CPU profile and the execution trace the flags
 // ask for and returns what stops them and writes the heap profile.
 func (f *siteFlags) startProfile() (stop func(), err error) {
-	var cpu *os.File
-	if f.cpuprofile != "" {
-		if cpu, err = os.Create(f.cpuprofile); err != nil {
-			return nil, err
-		}
-		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
-			return nil, err
-		}
-	}
-	tr, err := f.startTrace()
+	stopCPU, err := startCPUProfile(f.cpuprofile)
 	if err != nil {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
-		}
+		return nil, err
+	}
+	stopTrace, err := startTrace(f.trace)
+	if err != nil {
+		stopCPU()
 		return nil, err
 	}
 	return func() {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
-		}
-		if tr != nil {
-			trace.Stop()
-			tr.Close()
-		}
-		if f.memprofile != "" {
-			if m, err := os.Create(f.memprofile); err == nil {
-				runtime.GC()
-				pprof.WriteHeapProfile(m)
-				m.Close()
-			}
-		}
+		stopCPU()
+		stopTrace()
+		writeHeapProfile(f.memprofile)
 	}, nil
 }
 
-// startTrace starts the execution trace the flags ask for (nil file: none).
-func (f *siteFlags) startTrace() (*os.File, error) {
-	if f.trace == "" {
-		return nil, nil
+// noStop is the stop of what was not asked for.
+func noStop() {}
+
+// startCPUProfile starts a CPU profile into the file at path ("": none)
+// and returns what stops it.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return noStop, nil
 	}
-	tr, err := os.Create(f.trace)
+	cpu, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		cpu.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		cpu.Close()
+	}, nil
+}
+
+// startTrace starts an execution trace into the file at path ("": none)
+// and returns what stops it.
+func startTrace(path string) (stop func(), err error) {
+	if path == "" {
+		return noStop, nil
+	}
+	tr, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +310,23 @@ func (f *siteFlags) startTrace() (*os.File, error) {
 		tr.Close()
 		return nil, err
 	}
-	return tr, nil
+	return func() {
+		trace.Stop()
+		tr.Close()
+	}, nil
+}
+
+// writeHeapProfile writes a heap profile, after a collection, to the file
+// at path ("": none).
+func writeHeapProfile(path string) {
+	if path == "" {
+		return
+	}
+	if m, err := os.Create(path); err == nil {
+		runtime.GC()
+		pprof.WriteHeapProfile(m)
+		m.Close()
+	}
 }
 
 // unreadable is the summary's note of the files that failed whole.
