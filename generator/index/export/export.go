@@ -149,7 +149,10 @@ type Stats struct {
 	// ProbedTerms of the checked terms were found unchanged by their
 	// postings of the changed records alone, not read whole.
 	ProbedTerms int
-	Duration    time.Duration
+	// PatchedTerms of the changed terms had their postings made from the
+	// term cache's and the changed records' own, not read whole.
+	PatchedTerms int
+	Duration     time.Duration
 }
 
 // FormatVersion is written into the manifest; the client refuses others.

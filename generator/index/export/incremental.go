@@ -224,6 +224,7 @@ type incremental struct {
 	// every shard that may have changed is re-encoded).
 	preread           map[termKey]fieldTerm
 	checked, nChanged int
+	patched           int // of the terms read, those patched (readChecks)
 	// verified holds the cache keys of the terms a changed record holds
 	// or held whose postings did not change (found so by probing bleve
 	// for the changed records' postings alone): the cache gives them.
@@ -457,6 +458,8 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 	for i := range checks {
 		if ck := &checks[i]; ck.same {
 			inc.verified[ck.termKey] = true
+		} else if ck.patched {
+			inc.patched++
 		}
 	}
 	return changed, got, err == nil, err
@@ -506,8 +509,11 @@ type termCheck struct {
 	old  fieldTerm
 	had  bool
 	same bool // probed: the same postings as old (cur not read)
-	cur  fieldTerm
-	err  error
+	// patched: cur is old with the changed docs' postings as probed, not
+	// read whole
+	patched bool
+	cur     fieldTerm
+	err     error
 }
 
 // checksOf returns the checks of the candidate terms; ok is false when a
@@ -561,6 +567,12 @@ func readChecks(checks []termCheck, read termReader, changed []uint32) {
 					if ck.same = err == nil && df == ck.old.df && sameAt(&ck.old, changed, ps); ck.same {
 						continue
 					}
+					if err == nil {
+						if ck.cur, ck.patched = patched(&ck.old, changed, ps, df); ck.patched {
+							ck.cur.term, ck.cur.field = ck.term, ck.field
+							continue
+						}
+					}
 				}
 				ck.cur, ck.err = read.read(ck.field, ck.raw, ck.term)
 			}
@@ -601,6 +613,42 @@ func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
 		}
 	}
 	return true
+}
+
+// patched returns a term's postings now, made from its postings at the
+// previous export (old) and its postings now of the changed docs (docs,
+// sorted; ps as probe gives them, freq 0: none). No other record was
+// indexed again, so no other posting can differ: a term of a changed
+// record's documentation, whose length (so each term's norm) changed,
+// costs a walk of the cached postings, not a read of bleve's (a common
+// word has a posting in most records). ok is false when the result does
+// not hold df postings (bleve's count now): the term is then read whole.
+func patched(old *fieldTerm, docs []uint32, ps []posting, df uint64) (cur fieldTerm, ok bool) {
+	if df == 0 || df > uint64(old.count()+len(docs)) {
+		return fieldTerm{}, false
+	}
+	posts := make([]posting, 0, df)
+	i := 0
+	take := func(upTo uint64) { // the changed docs' postings before upTo
+		for ; i < len(docs) && uint64(docs[i]) < upTo; i++ {
+			if ps[i].freq != 0 {
+				posts = append(posts, ps[i])
+			}
+		}
+	}
+	err := old.each(func(p posting) bool {
+		take(uint64(p.doc))
+		if i < len(docs) && docs[i] == p.doc {
+			return true // replaced by take, at the next posting or the end
+		}
+		posts = append(posts, p)
+		return true
+	})
+	take(math.MaxUint64)
+	if err != nil || uint64(len(posts)) != df {
+		return fieldTerm{}, false
+	}
+	return fieldTerm{df: df, posts: posts}, true
 }
 
 // judge returns the terms whose postings changed, and the postings read

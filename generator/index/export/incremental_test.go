@@ -82,6 +82,13 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 		if lists == 0 {
 			t.Error("no prefix list was taken prepared from the term cache: the comparison does not check it")
 		}
+		// Round 0 appends a sentence to a documentation: its length, so
+		// the norm of each of its terms, changed, and those terms'
+		// postings are patched (the cached ones with the record's own),
+		// not read whole; the comparison checks the patching.
+		if st := stats[0]; st.PatchedTerms == 0 || st.PatchedTerms > st.ChangedTerms {
+			t.Errorf("round 0: %d of %d changed terms patched; want some, no more than changed", st.PatchedTerms, st.ChangedTerms)
+		}
 		// Round 0 edits a documentation (filters kept), round 2 adds a
 		// tag (a filter value: the filter files are made again).
 		if !stats[0].FiltersKept || stats[2].FiltersKept {

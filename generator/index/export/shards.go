@@ -27,7 +27,7 @@ func (x *exportRun) writeShards() error {
 	st.Incremental = inc != nil
 	if inc != nil {
 		pr.cache, pr.preread = inc.cache, inc.preread
-		st.CheckedTerms, st.ChangedTerms, st.ProbedTerms = inc.checked, inc.nChanged, len(inc.verified)
+		st.CheckedTerms, st.ChangedTerms, st.ProbedTerms, st.PatchedTerms = inc.checked, inc.nChanged, len(inc.verified), inc.patched
 	}
 	shardStart := time.Now()
 	if inc != nil {
