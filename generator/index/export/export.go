@@ -135,7 +135,11 @@ type Stats struct {
 	CachedTerms   int           // terms read from the term cache, not bleve
 	CachedEntries int           // dictionary entries taken as the term cache kept them prepared
 	CachedLists   int           // prefix lists taken so
-	FiltersKept   bool          // the filter files of the previous export were kept
+	// PatchedEntries: entries of changed terms made from the previous
+	// export's, with only the blocks holding a changed record's posting
+	// encoded again (patchentry.go).
+	PatchedEntries int
+	FiltersKept    bool // the filter files of the previous export were kept
 	// Of the terms the changed records hold or held, how many an
 	// incremental export compared with the term cache (CheckedTerms) and
 	// found changed (ChangedTerms); only the shards of the changed ones

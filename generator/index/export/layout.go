@@ -625,11 +625,7 @@ var postingsScratch = sync.Pool{New: func() any { return new([]posting) }}
 // termHeadInto is termHeadOf with the tails in buf, grown as needed; it
 // returns buf for the next term.
 func termHeadInto(group []fieldTerm, long []int, docCount uint64, headSize int, buf []posting) (*termHead, [][]posting, []posting) {
-	w := make([]float64, len(long))
-	for j, i := range long {
-		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
-		w[j] = index.Fields[group[i].field].Boost * idf * idf
-	}
+	w := listWeights(group, long, docCount)
 	// the documents of the long lists in doc order, with their weights
 	// (a merge of the lists, each in doc order), in buffers kept from
 	// term to term: a common word's run a hundred thousand long
@@ -711,6 +707,18 @@ func termHeadInto(group []fieldTerm, long []int, docCount uint64, headSize int, 
 		tails[i] = buf[from:len(buf):len(buf)]
 	}
 	return h, tails, buf
+}
+
+// listWeights returns the weight of a posting's impact in each long list
+// (the field's boost times the term's idf there, squared), as
+// termHeadInto weighs a document.
+func listWeights(group []fieldTerm, long []int, docCount uint64) []float64 {
+	w := make([]float64, len(long))
+	for j, i := range long {
+		idf := 1 + math.Log(float64(docCount)/float64(group[i].df+1))
+		w[j] = index.Fields[group[i].field].Boost * idf * idf
+	}
+	return w
 }
 
 // headBuffers are termHeadOf's working lists, reused (headScratch).

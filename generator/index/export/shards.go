@@ -51,6 +51,7 @@ func (x *exportRun) writeShards() error {
 		st.CachedTerms = int(pr.cache.hits.Load())
 		st.CachedEntries = int(pr.cache.prepHits.Load())
 		st.CachedLists = int(pr.cache.listHits.Load())
+		st.PatchedEntries = int(pr.cache.patchHits.Load())
 	}
 	for _, sh := range next.Shards {
 		x.shardFirst = append(x.shardFirst, sh.First)

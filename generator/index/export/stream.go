@@ -451,6 +451,9 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 		}
 		live()
 		if g.pre == nil {
+			g.pre = pr.cache.patchPrepared(g.fts, pr.opts, docCount)
+		}
+		if g.pre == nil {
 			g.pre = prepareTerm(g.fts, pr.opts, docCount)
 		}
 	}

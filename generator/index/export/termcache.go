@@ -444,7 +444,11 @@ type termCache struct {
 	// prepHits and listHits count the entries and prefix lists taken
 	// prepared (prepared, preparedList).
 	prepHits, listHits atomic.Int64
-	holder             map[string]int // listKey → the previous shard that held the list
+	// patchHits counts the entries prepared from the previous export's
+	// with the blocks holding a changed record's posting encoded again
+	// (patchPrepared).
+	patchHits atomic.Int64
+	holder    map[string]int // listKey → the previous shard that held the list
 	// verified: terms the changed records hold or held whose postings are
 	// as cached (incremental.verified); set before the shards are read.
 	verified map[termKey]bool
