@@ -229,6 +229,18 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	x := &exportRun{ex: ex, opts: opts, st: &st, r: r, start: start, names: map[string]string{},
 		w: &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}}
 	phases := []func() error{x.number, x.writeShards, x.compilePatterns, x.writeDocData, x.writeFilters, x.writeIDIndex, x.writeManifest}
+	// The dictionaries are read beside the numbering; the shards take
+	// them. r is closed after the reading is done, taken or not.
+	x.dicts = make(chan dictsRead, 1)
+	go func() {
+		fields, err := fieldTerms(r)
+		x.dicts <- dictsRead{fields, err}
+	}()
+	defer func() {
+		if !x.dictsTaken {
+			<-x.dicts
+		}
+	}()
 	defer func() {
 		if x.prev != nil {
 			x.prev.m.Close()
@@ -256,6 +268,9 @@ type exportRun struct {
 	w     *exportWriter
 	start time.Time
 
+	dicts      chan dictsRead // each field's dictionary (fieldTerms)
+	dictsTaken bool
+
 	docCount uint64
 	docs     []docRef // by doc number (numbering.go)
 	docNum   *docNumbers
@@ -277,6 +292,12 @@ type exportRun struct {
 	// lists, id shards, pattern keys (the doc data and pattern files'
 	// names are lists of their own, rh and mh).
 	names map[string]string
+}
+
+// dictsRead is what fieldTerms read.
+type dictsRead struct {
+	fields [][]dictTerm
+	err    error
 }
 
 // data is a record's doc data (the side store holds it once).

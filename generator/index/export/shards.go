@@ -10,7 +10,9 @@ import (
 // postings are read (stream.go): all of them, or, in an incremental export
 // (incremental.go), only those the changed records touch.
 func (x *exportRun) writeShards() error {
-	fields, err := fieldTerms(x.r)
+	d := <-x.dicts
+	x.dictsTaken = true
+	fields, err := d.fields, d.err
 	if err != nil {
 		return err
 	}

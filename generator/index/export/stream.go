@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -71,27 +72,46 @@ type dictTerm struct {
 // fieldTerms lists each field's dictionary, sorted as the export writes
 // terms (by their valid-UTF-8 form; bleve's order is by raw bytes, which
 // differs only for terms with invalid UTF-8).
+// The fields are read on every core, each a dictionary of its own.
 func fieldTerms(r bindex.IndexReader) ([][]dictTerm, error) {
 	out := make([][]dictTerm, len(index.Fields))
-	for fi, f := range index.Fields {
-		raw, err := dictTerms(r, f.Name)
-		if err != nil {
-			return nil, err
-		}
-		list := make([]dictTerm, len(raw))
-		sorted := true
-		for i, t := range raw {
-			list[i] = dictTerm{index.ValidUTF8PerByte(t), t}
-			if i > 0 && list[i].term < list[i-1].term {
-				sorted = false
+	errs := make([]error, len(index.Fields))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(index.Fields)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for fi := int(next.Add(1)) - 1; fi < len(index.Fields); fi = int(next.Add(1)) - 1 {
+				out[fi], errs[fi] = fieldDict(r, index.Fields[fi].Name)
 			}
-		}
-		if !sorted {
-			sort.SliceStable(list, func(i, j int) bool { return list[i].term < list[j].term })
-		}
-		out[fi] = list
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// fieldDict is one field's dictionary, sorted as fieldTerms says.
+func fieldDict(r bindex.IndexReader, field string) ([]dictTerm, error) {
+	raw, err := dictTerms(r, field)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]dictTerm, len(raw))
+	sorted := true
+	for i, t := range raw {
+		list[i] = dictTerm{index.ValidUTF8PerByte(t), t}
+		if i > 0 && list[i].term < list[i-1].term {
+			sorted = false
+		}
+	}
+	if !sorted {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].term < list[j].term })
+	}
+	return list, nil
 }
 
 // termGroup is one dictionary entry of the export: a term and the fields
