@@ -907,8 +907,8 @@ func (b *build) doExport(idx *index.Index) error {
 func searchReport(est export.Stats) string {
 	s := fmt.Sprintf("whole, %d files", est.Files)
 	if est.Incremental {
-		s = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed, %d of them patched), %d files written, %d kept",
-			est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.PatchedTerms, est.Files, est.Kept)
+		s = fmt.Sprintf("incremental, %d of %d dictionary shards re-encoded (%d of the changed records' %d terms changed, %d of them patched, %d entries patched), %d files written, %d kept",
+			est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.PatchedTerms, est.PatchedEntries, est.Files, est.Kept)
 	}
 	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 	return s + fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",

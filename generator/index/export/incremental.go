@@ -36,6 +36,12 @@ import (
 // shard keeps the set of docs with a posting in it), those holding its new
 // terms (analyzed as bleve analyzed them), and those holding the prefix
 // lists of its new terms' prefixes.
+//
+// A changed term's postings are not read whole from bleve when only the
+// changed records' own can differ: they are the term cache's with the
+// changed records' postings as probed (patched, below). Its dictionary
+// entry is the previous export's with the blocks holding those postings
+// encoded again, when its impact head stays (patchentry.go).
 
 // exportState is what an export leaves for the next one.
 type exportState struct {
