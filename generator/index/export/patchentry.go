@@ -9,12 +9,12 @@ import (
 // only in value (a sentence appended to a record's documentation changes
 // that record's norm in each of the field's terms), keeps its impact head
 // and its tail blocks' bounds when those records are outside the head
-// before and after: a common word's head holds its HeadSize heaviest
-// documents out of tens of thousands. Its entry is then made from the one
-// the previous export prepared, with only the blocks that hold a changed
-// record's posting encoded again. prepareTerm would weigh every posting
-// to pick the head and encode every block: for the few dozen common words
-// of an edited documentation, most of a one-record export.
+// before and after, as they mostly are: the head holds a term's HeadSize
+// heaviest documents, and a common word's list is far longer. Its entry
+// is then made from the one the previous export prepared, with only the
+// blocks that hold a changed record's posting encoded again, where
+// prepareTerm would weigh every posting to pick the head and encode every
+// block: work that grows with the word's list, not with the edit.
 
 // patchPrepared returns the group (fields ascending, postings decoded)
 // prepared from the previous export's entry of its term when the entry's

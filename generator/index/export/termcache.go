@@ -627,7 +627,7 @@ func (c *termCache) prepared(group []fieldTerm) *preparedTerm {
 // holdsAny reports whether postings (in doc order) hold one of docs.
 func holdsAny(posts []posting, docs []uint32) bool {
 	for _, d := range docs {
-		if _, found := slices.BinarySearchFunc(posts, d, func(p posting, d uint32) int { return int(p.doc) - int(d) }); found {
+		if _, found := slices.BinarySearchFunc(posts, d, cmpPostingDoc); found {
 			return true
 		}
 	}
