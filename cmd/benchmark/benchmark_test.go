@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,21 +12,21 @@ import (
 )
 
 func TestParseStats(t *testing.T) {
-	out := `stage            time      share
-read+validate      44ms     0.8%
-model             118ms     2.1%
-render           4.617s    82.6%
-write                0s     0.0%
-total            5.588s
+	out := `stage            time       cpu   share
+read+validate      44ms      80ms     0.8%
+model             118ms     120ms     2.1%
+export (rest)    4.617s     8.1s    82.6%
+write                0s        0s     0.0%
+total            5.588s    8.42s
 errdocs: read 2000 records from 13 files, built 2000, rejected 0; 2545 files written, 7 unchanged → out (5.588s)
 `
 	got := parseStats(out)
-	want := []Stage{{"read+validate", 0.044}, {"model", 0.118}, {"render", 4.617}, {"write", 0}}
+	want := []Stage{{"read+validate", 0.044, 0.08}, {"model", 0.118, 0.12}, {"export (rest)", 4.617, 8.1}, {"write", 0, 0}}
 	if len(got) != len(want) {
 		t.Fatalf("parseStats: %v, want %v", got, want)
 	}
 	for i := range want {
-		if got[i].Name != want[i].Name || got[i].Seconds-want[i].Seconds > 1e-9 || want[i].Seconds-got[i].Seconds > 1e-9 {
+		if got[i].Name != want[i].Name || math.Abs(got[i].Seconds-want[i].Seconds) > 1e-9 || math.Abs(got[i].CPUSeconds-want[i].CPUSeconds) > 1e-9 {
 			t.Errorf("stage %d: %v, want %v", i, got[i], want[i])
 		}
 	}

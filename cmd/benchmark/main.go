@@ -289,7 +289,7 @@ func (s *Summary) summarise() {
 	}
 	var secs, cpu, sys []float64
 	var rss, faults []int64
-	stages := map[string][]float64{}
+	stages, stageCPU := map[string][]float64{}, map[string][]float64{}
 	var order []string
 	for _, r := range s.Runs {
 		secs = append(secs, r.Seconds)
@@ -302,6 +302,7 @@ func (s *Summary) summarise() {
 				order = append(order, st.Name)
 			}
 			stages[st.Name] = append(stages[st.Name], st.Seconds)
+			stageCPU[st.Name] = append(stageCPU[st.Name], st.CPUSeconds)
 		}
 	}
 	s.MedianSeconds = median(secs)
@@ -316,7 +317,7 @@ func (s *Summary) summarise() {
 	s.MedianFaults = faults[len(faults)/2]
 	s.Stages = nil
 	for _, name := range order {
-		s.Stages = append(s.Stages, Stage{name, median(stages[name])})
+		s.Stages = append(s.Stages, Stage{name, median(stages[name]), median(stageCPU[name])})
 	}
 }
 

@@ -123,7 +123,7 @@ func secs(s Summary) string {
 func stages(st []Stage) string {
 	var parts []string
 	for _, s := range st {
-		parts = append(parts, fmt.Sprintf("%s %.2f s", s.Name, s.Seconds))
+		parts = append(parts, fmt.Sprintf("%s %.2f s (cpu %.2f)", s.Name, s.Seconds, s.CPUSeconds))
 	}
 	return strings.Join(parts, "  ")
 }

@@ -16,6 +16,9 @@ import (
 type Stage struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the CPU time (user and system, every core) the
+	// process used during the stage.
+	CPUSeconds float64 `json:"cpuSeconds"`
 }
 
 // Run is one timed child process.
@@ -108,18 +111,28 @@ func parseStats(out string) []Stage {
 		if len(f) >= 3 && strings.HasSuffix(f[len(f)-1], "%") {
 			f = f[:len(f)-1]
 		}
-		if len(f) < 2 {
+		// The durations at the end of the row: its time, then its CPU.
+		var ds []float64
+		for len(f) > 1 && len(ds) < 2 {
+			d, err := time.ParseDuration(f[len(f)-1])
+			if err != nil {
+				break
+			}
+			ds = append([]float64{d.Seconds()}, ds...)
+			f = f[:len(f)-1]
+		}
+		if len(ds) == 0 {
 			continue
 		}
-		d, err := time.ParseDuration(f[len(f)-1])
-		if err != nil {
-			continue
-		}
-		name := strings.Join(f[:len(f)-1], " ")
+		name := strings.Join(f, " ")
 		if name == "total" {
 			continue
 		}
-		stages = append(stages, Stage{name, d.Seconds()})
+		st := Stage{Name: name, Seconds: ds[0]}
+		if len(ds) == 2 {
+			st.CPUSeconds = ds[1]
+		}
+		stages = append(stages, st)
 	}
 	return stages
 }

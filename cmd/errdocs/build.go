@@ -164,19 +164,20 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func printStats(w io.Writer, rep *pipeline.Report) {
-	var total time.Duration
+	var total, totalCPU time.Duration
 	for _, s := range rep.Stages {
 		total += s.Time
+		totalCPU += s.CPU
 	}
-	fmt.Fprintln(w, "stage            time      share")
+	fmt.Fprintln(w, "stage            time       cpu   share")
 	for _, s := range rep.Stages {
 		share := 0.0
 		if total > 0 {
 			share = 100 * float64(s.Time) / float64(total)
 		}
-		fmt.Fprintf(w, "%-14s %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), share)
+		fmt.Fprintf(w, "%-14s %8s  %8s   %5.1f%%\n", s.Name, s.Time.Round(time.Millisecond), s.CPU.Round(10*time.Millisecond), share)
 	}
-	fmt.Fprintf(w, "%-14s %8s\n", "total", total.Round(time.Millisecond))
+	fmt.Fprintf(w, "%-14s %8s  %8s\n", "total", total.Round(time.Millisecond), totalCPU.Round(10*time.Millisecond))
 	if held := heldByStage(rep.Stages); held != "" {
 		fmt.Fprintf(w, "anonymous memory resident at each stage's end (heap, stacks; not mapped files): %s\n", held)
 	}

@@ -175,7 +175,7 @@ func boolNum(b bool) int {
 // serve returns the report of a no-change build when the stamp says the
 // site in c.Out is what a build would make now; otherwise why not, for the
 // report of the build that runs instead (Report.NoChangeMissed).
-func (nc *noChange) serve(c *Config, start time.Time) (*Report, string) {
+func (nc *noChange) serve(c *Config, start time.Time, startCPU time.Duration) (*Report, string) {
 	switch {
 	case c.Verify:
 		return nil, "--verify looks at every output file"
@@ -210,7 +210,7 @@ func (nc *noChange) serve(c *Config, start time.Time) (*Report, string) {
 	rep.NoChange = true
 	rep.Cached = nc.inputs.Records
 	rep.Inputs = InputStats{RecordFiles: nc.inputs.Records, Served: nc.inputs.Records, Stats: nc.inputs.Stats, Margin: fineMargin}
-	rep.Stages = []Stage{{"no change", time.Since(start), heldMemory()}}
+	rep.Stages = []Stage{{"no change", time.Since(start), heldMemory(), processCPU() - startCPU}}
 	if c.StageDone != nil {
 		c.StageDone("no change")
 	}

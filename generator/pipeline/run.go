@@ -41,18 +41,18 @@ import (
 // build left them takes the no-change fast path (see noChange) unless
 // c.Verify is set.
 func Build(ctx context.Context, c Config) (*Report, error) {
-	start := time.Now()
+	start, startCPU := time.Now(), processCPU()
 	c.defaults()
 	primeBinaryHash(c.CacheDir)
 	ahead := expectMemory(&c)
 	nc := prepareNoChange(&c)
-	rep, missed := nc.serve(&c, start)
+	rep, missed := nc.serve(&c, start, startCPU)
 	if rep != nil {
 		rep.MemoryAhead = ahead.faulted
 		return rep, nil
 	}
 	nc.forget()
-	rep, err := buildOnce(ctx, c, nc, start, ahead)
+	rep, err := buildOnce(ctx, c, nc, start, startCPU, ahead)
 	if errors.Is(err, publish.ErrGone) && !c.Verify {
 		// The build trusted the site's files as the page cache noted them
 		// and one was deleted by hand: the previous site is untouched.
@@ -60,7 +60,7 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 		// reported already.
 		c.Verify, c.Problem = true, func(string) {}
 		nc = nc.again()
-		rep, err = buildOnce(ctx, c, nc, time.Now(), memoryAhead{prev: ahead.prev})
+		rep, err = buildOnce(ctx, c, nc, time.Now(), processCPU(), memoryAhead{prev: ahead.prev})
 	}
 	if err == nil {
 		// A stamp that cannot be saved only costs the next build time.
@@ -78,10 +78,10 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 }
 
 // buildOnce runs the pipeline once.
-func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time, ahead memoryAhead) (*Report, error) {
+func buildOnce(ctx context.Context, c Config, nc *noChange, start time.Time, startCPU time.Duration, ahead memoryAhead) (*Report, error) {
 	nc.watch(&c)
 	b := &build{ctx: ctx, c: &c, rep: &Report{MemoryAhead: ahead.faulted}, nc: nc, ahead: ahead}
-	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone}
+	b.timer = stageTimer{rep: b.rep, last: start, hook: c.StageDone, lastCPU: startCPU}
 	b.startHeld = heldMemory()
 	err := b.run()
 	if err == nil {
@@ -1024,14 +1024,17 @@ type stageTimer struct {
 	rep  *Report
 	last time.Time
 	hook func(string)
+	// lastCPU is the process's CPU time when the last stage ended.
+	lastCPU time.Duration
 	// maxGoal is the largest heap goal seen at a stage's end
 	// (memahead.go).
 	maxGoal uint64
 }
 
 func (t *stageTimer) done(name string) {
-	now := time.Now()
-	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory()})
+	now, cpu := time.Now(), processCPU()
+	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory(), cpu - t.lastCPU})
+	t.lastCPU = cpu
 	t.maxGoal = max(t.maxGoal, heapGoal())
 	if t.hook != nil {
 		t.hook(name)
