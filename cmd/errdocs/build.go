@@ -199,12 +199,23 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 	in := rep.Inputs
 	fmt.Fprintf(w, "read cache: %d of %d record files served, %d read; %d hashed by the manifest check; %d stat calls, %s read; %d younger than %s when looked at (not cached), %d that the previous build found so\n",
 		in.Served, in.RecordFiles, in.Read, in.Hashed, in.Stats, byteSize(in.Bytes), in.Young, in.Margin, in.WereYoung)
+	if rep.Built > 0 {
+		fmt.Fprintf(w, "record pages: %d rendered, %d kept from the previous build; %s\n", rep.Built-rep.Reused, rep.Reused, rereadFiles(rep.Reread))
+	}
 	if rep.Search != "" {
 		fmt.Fprintf(w, "search export: %s\n", rep.Search)
 	}
 	if u := processUsage(); u != "" {
 		fmt.Fprintf(w, "process: %s\n", u)
 	}
+}
+
+// rereadFiles says how many record files render+index read again.
+func rereadFiles(n int) string {
+	if n < 0 {
+		return "every record file read again to render and index them"
+	}
+	return fmt.Sprintf("%d record files read again to render and index them", n)
 }
 
 // heldByStage lists Stage.Held stage by stage ("" when not measured).

@@ -93,6 +93,9 @@ type Report struct {
 	Read        int    // records read
 	Built       int    // record pages built
 	Reused      int    // record pages kept from the previous build unrendered
+	// Reread counts the record files render+index read again for the
+	// records it renders or indexes (-1: all of them).
+	Reread int
 	Rejected    int    // records left out
 	FileErrors  int    // files or entries that could not be read
 	FilesFailed int    // files that could not be read at all

@@ -597,6 +597,7 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 	var streamErr, err error
 	switch {
 	case idx != nil && changed == nil:
+		b.rep.Reread = -1
 		all := func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
 		}
@@ -617,6 +618,7 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 		for i := range changed {
 			only[ds.locOf(i).file] = true
 		}
+		b.rep.Reread = len(only)
 		if len(only) == 0 {
 			if idx == nil {
 				return nil
