@@ -62,7 +62,7 @@ func describe(cmd string, c pipeline.Config) string {
 // cacheNames are the folders errdocs makes in a cache; cacheMarker marks a
 // cache errdocs made (written on first use; a cache made before it has
 // only the folders).
-var cacheNames = map[string]bool{"highlight": true, "index": true, "model": true, "nochange": true, "pages": true, "read": true}
+var cacheNames = map[string]bool{"assets": true, "highlight": true, "index": true, "model": true, "nochange": true, "pages": true, "read": true}
 
 const cacheMarker = ".errdocs-cache"
 

@@ -3,15 +3,11 @@ package pipeline
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -311,7 +307,7 @@ func (b *build) readValidate(rejects io.Writer) error {
 // cache taken, and an early export started when it can be.
 func (b *build) cache() error {
 	var err error
-	if b.assets, err = writeAssets(b.out, b.c.Static); err != nil {
+	if b.assets, err = writeAssets(b.out, b.c.Static, filepath.Join(b.c.CacheDir, "assets")); err != nil {
 		return err
 	}
 	b.global, b.gerr = globalKey(b.c, b.assets)
@@ -1045,38 +1041,6 @@ func (t *stageTimer) done(name string) {
 	t.last = now
 }
 
-// writeAssets publishes the static assets under static/, each named by a
-// hash of its content ("style.css" → "static/style.3f2a9c1b.css") so a host
-// can cache them forever. It returns name → published path.
-func writeAssets(out *publish.Site, static fs.FS) (map[string]string, error) {
-	assets := map[string]string{}
-	if static == nil {
-		return assets, nil
-	}
-	err := fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(static, p)
-		if err != nil {
-			return err
-		}
-		if p == render.StyleName {
-			if data, err = render.StyleSheet(static); err != nil {
-				return err
-			}
-		}
-		if data, err = render.CompactScript(p, data); err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		ext := path.Ext(p)
-		published := model.StaticPath + strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:4]) + ext
-		assets[p] = published
-		return out.WriteFile(published, data)
-	})
-	return assets, err
-}
 
 // sortedOrder returns the indexes of strs in the order of the strings.
 func sortedOrder(strs []string) []int32 { return strsort.Order(strs) }

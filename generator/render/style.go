@@ -69,6 +69,10 @@ func minify(name, src string, loader api.Loader) (string, error) {
 	return string(r.Code), nil
 }
 
+// Minified reports whether the asset named name is minified when
+// published (StyleSheet, CompactScript): the costly ones.
+func Minified(name string) bool { return name == StyleName || compactScripts[name] }
+
 // CompactScript minifies the scripts every page loads (see
 // compactScripts); it returns other files as they are.
 func CompactScript(name string, js []byte) ([]byte, error) {
