@@ -1041,7 +1041,6 @@ func (t *stageTimer) done(name string) {
 	t.last = now
 }
 
-
 // sortedOrder returns the indexes of strs in the order of the strings.
 func sortedOrder(strs []string) []int32 { return strsort.Order(strs) }
 
