@@ -49,18 +49,11 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 	if len(ds.ids) > maxOverlap {
 		return nil, nil
 	}
-	n, inPrev := 0, 0
-	var edited []int32 // the records the index holds otherwise, if few
-	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(i int32, held, same bool) bool {
-		if held {
-			inPrev++
-		}
-		if !same {
-			n++
-			edited = append(edited, i)
-		}
-		return n <= maxEarly
-	})
+	edited, inPrev, ok := prev.indexed.diff(ds.ids, ds.raws, ds.idOrder(), maxEarly, c.Workers)
+	n := len(edited)
+	if !ok {
+		n = maxEarly + 1
+	}
 	f := exportFacts{records: len(ds.ids), known: true, changed: n,
 		restructured: inPrev != len(ds.ids) || inPrev != prev.indexed.n}
 	if chooseExport(f) != ExportEarly {
@@ -118,14 +111,8 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 
 // changedRecords returns the records (by site index) that differ from
 // what the index holds, and how many records of the dataset it holds.
-func changedRecords(ds *dataset, prev *pageCache, idx *index.Index) (map[int32]bool, int) {
-	var edited []int32
-	prev.indexed.compare(ds.ids, ds.raws, ds.idOrder(), func(i int32, _, same bool) bool {
-		if !same {
-			edited = append(edited, i)
-		}
-		return true
-	})
+func changedRecords(ds *dataset, prev *pageCache, idx *index.Index, workers int) (map[int32]bool, int) {
+	edited, _, _ := prev.indexed.diff(ds.ids, ds.raws, ds.idOrder(), len(ds.ids), workers)
 	return changedAmong(ds, edited, idx)
 }
 

@@ -242,6 +242,7 @@ type indexedTable struct {
 	entries []byte // what follows the count: n ids, each with its hash
 	n       int
 	known   bool // the cache has the table: the search index was updated
+	fixed   bool // every entry is fixedEntry long
 }
 
 // decodeIndexedTable checks a stored table (its ids sorted and distinct,
@@ -252,7 +253,7 @@ func decodeIndexedTable(b []byte) (indexedTable, error) {
 	if n == 0 {
 		return indexedTable{}, r.Done()
 	}
-	t := indexedTable{entries: b[len(b)-r.Len():], n: n - 1, known: true}
+	t := indexedTable{entries: b[len(b)-r.Len():], n: n - 1, known: true, fixed: true}
 	var prev []byte
 	for k := 0; k < t.n && r.Err() == nil; k++ {
 		id := r.Bytes()
@@ -261,6 +262,7 @@ func decodeIndexedTable(b []byte) (indexedTable, error) {
 			return indexedTable{}, errBadPageCache
 		}
 		prev = id
+		t.fixed = t.fixed && len(id) == fixedEntry-1-32
 	}
 	if r.Done() != nil {
 		return indexedTable{}, errBadPageCache
@@ -282,32 +284,98 @@ func (t indexedTable) form() []byte {
 	return append(binary.AppendUvarint(nil, 1+uint64(t.n)), t.entries...)
 }
 
-// compare calls fn with each record of ids (hashes raws; order sorts
-// ids), in id order, and whether the table holds its id (held) with its
-// hash (same); it stops when fn returns false.
-func (t indexedTable) compare(ids []string, raws [][32]byte, order []int32, fn func(i int32, held, same bool) bool) {
+// diff compares the records of ids (their hashes raws; order sorts them
+// by id) with the table: it returns those whose id the table does not
+// hold with their hash (edited, in id order) and how many of the records
+// it holds. It gives up (ok false) once more than most are edited.
+//
+// The walk goes from record to record in id order, a load from wherever
+// each id and hash lives: at half a million records, a tenth of a second
+// on one core while the others wait. A table whose ids are all of a
+// valid record's length is walked in parts side by side, each part
+// starting at its first id, found by bisection.
+func (t indexedTable) diff(ids []string, raws [][32]byte, order []int32, most, parts int) (edited []int32, held int, ok bool) {
+	if !t.fixed {
+		parts = 1
+	}
+	parts = max(1, min(parts, len(order)/minDiffPart))
+	type result struct {
+		edited []int32
+		held   int
+		ok     bool
+	}
+	res := make([]result, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		part := order[p*len(order)/parts : (p+1)*len(order)/parts]
+		wg.Go(func() {
+			r := &res[p]
+			r.edited, r.held, r.ok = t.diffPart(ids, raws, part, most)
+		})
+	}
+	wg.Wait()
+	for _, r := range res {
+		if !r.ok || len(edited)+len(r.edited) > most {
+			return nil, 0, false
+		}
+		edited, held = append(edited, r.edited...), held+r.held
+	}
+	return edited, held, true
+}
+
+// minDiffPart is the fewest records a part of diff's walk holds.
+const minDiffPart = 16 << 10
+
+// diffPart is diff of the records of part, on one core.
+func (t indexedTable) diffPart(ids []string, raws [][32]byte, part []int32, most int) (edited []int32, held int, ok bool) {
+	if len(part) == 0 {
+		return nil, 0, true
+	}
+	k := 0 // the table's entry at hand
 	r := cachefile.NewReader(t.entries)
-	left := t.n
+	if t.fixed {
+		k = t.search(ids[part[0]])
+		r = cachefile.NewReader(t.entries[k*fixedEntry:])
+	}
 	var id, h []byte
 	advance := func() bool {
-		if left == 0 {
+		if k == t.n {
 			return false
 		}
 		id, h = r.Bytes(), r.Next(32)
-		left--
+		k++
 		return true
 	}
 	have := advance()
-	for _, i := range order {
+	for _, i := range part {
 		want := stringBytes(ids[i])
 		for have && bytes.Compare(id, want) < 0 {
 			have = advance()
 		}
-		held := have && bytes.Equal(id, want)
-		if !fn(i, held, held && bytes.Equal(h, raws[i][:])) {
-			return
+		if have && bytes.Equal(id, want) {
+			held++
+			if bytes.Equal(h, raws[i][:]) {
+				continue
+			}
+		}
+		if edited = append(edited, i); len(edited) > most {
+			return nil, 0, false
 		}
 	}
+	return edited, held, true
+}
+
+// fixedEntry is the size of an entry whose id is of a valid record's
+// length (16): its length (one byte), its bytes, its hash.
+const fixedEntry = 1 + 16 + 32
+
+// search returns the index of the first entry of a fixed table whose id
+// is not before id.
+func (t indexedTable) search(id string) int {
+	return sort.Search(t.n, func(k int) bool {
+		e := t.entries[k*fixedEntry+1 : k*fixedEntry+17]
+		return string(e) >= id
+	})
 }
 
 // toMap decodes the table (for tests).

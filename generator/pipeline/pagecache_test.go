@@ -222,12 +222,14 @@ func TestEncodeEntriesMerged(t *testing.T) {
 // The table of hashes, read in place, tells each record whether it holds
 // its id and with its hash, as a map of it would; a table out of order or
 // cut short is refused.
-func TestIndexedTableCompare(t *testing.T) {
+func TestIndexedTableDiff(t *testing.T) {
 	held := indexedMap{}
 	var ids []string
 	var raws [][32]byte
-	for k := range 300 {
-		id := fmt.Sprintf("%016x", uint64(k*2654435761)%99991)
+	// Enough records for diff to walk them in parts side by side.
+	const n = 3*minDiffPart + 17
+	for k := range n {
+		id := fmt.Sprintf("%016x", uint64(k)*2654435761%(1<<40))
 		h := sha256.Sum256([]byte(id))
 		switch k % 3 {
 		case 0: // held, same hash
@@ -240,25 +242,42 @@ func TestIndexedTableCompare(t *testing.T) {
 		}
 	}
 	table, err := decodeIndexedTable(held.encode())
-	if err != nil || !table.known || table.n != len(held) {
+	if err != nil || !table.known || table.n != len(held) || !table.fixed {
 		t.Fatalf("table of %d: %+v, %v", len(held), table.n, err)
 	}
-	seen := 0
-	table.compare(ids, raws, sortedOrder(ids), func(i int32, isHeld, same bool) bool {
+	var want []int32
+	wantHeld := 0
+	order := sortedOrder(ids)
+	for _, i := range order {
 		h, ok := held[ids[i]]
-		if isHeld != ok || same != (ok && h == raws[i]) {
-			t.Errorf("%s: held %v same %v, want %v %v", ids[i], isHeld, same, ok, ok && h == raws[i])
+		if ok {
+			wantHeld++
 		}
-		seen++
-		return true
-	})
-	if seen != len(ids) {
-		t.Errorf("compared %d records of %d", seen, len(ids))
+		if !ok || h != raws[i] {
+			want = append(want, i)
+		}
 	}
-	stops := 0
-	table.compare(ids, raws, sortedOrder(ids), func(int32, bool, bool) bool { stops++; return false })
-	if stops != 1 {
-		t.Errorf("went on after being told to stop: %d calls", stops)
+	for _, parts := range []int{1, 2, 3, 8} {
+		edited, got, ok := table.diff(ids, raws, order, len(ids), parts)
+		if !ok || got != wantHeld || !slices.Equal(edited, want) {
+			t.Errorf("%d parts: %d edited, %d held, ok %v; want %d, %d", parts, len(edited), got, ok, len(want), wantHeld)
+		}
+		if _, _, ok := table.diff(ids, raws, order, len(want)-1, parts); ok {
+			t.Errorf("%d parts: went on past the most edited asked for", parts)
+		}
+		if _, _, ok := table.diff(ids, raws, order, len(want), parts); !ok {
+			t.Errorf("%d parts: gave up at exactly the most edited", parts)
+		}
+	}
+	// A table of ids of other lengths is walked whole, in one part.
+	odd := indexedMap{"a": [32]byte{}, "b" + ids[order[0]]: raws[order[0]], ids[order[1]]: raws[order[1]]}
+	oddTable, err := decodeIndexedTable(odd.encode())
+	if err != nil || oddTable.fixed {
+		t.Fatalf("odd table: fixed %v, %v", oddTable.fixed, err)
+	}
+	edited, got, ok := oddTable.diff(ids, raws, order, len(ids), 4)
+	if !ok || got != 1 || len(edited) != len(ids)-1 || slices.Contains(edited, order[1]) {
+		t.Errorf("odd table: %d edited, %d held, ok %v", len(edited), got, ok)
 	}
 	if none, err := decodeIndexedTable([]byte{0}); err != nil || none.known {
 		t.Errorf("no table: %+v, %v", none, err)

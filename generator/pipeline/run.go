@@ -306,6 +306,12 @@ func (b *build) readValidate(rejects io.Writer) error {
 // cache is the stage cache: the assets written, the previous build's page
 // cache taken, and an early export started when it can be.
 func (b *build) cache() error {
+	if b.rebuild && len(b.ds.ids) <= maxOverlap {
+		// The records in id order, which the early export's look at the
+		// previous build's table wants: sorted beside the assets and the
+		// page cache's loading.
+		go b.ds.idOrder()
+	}
 	var err error
 	if b.assets, err = writeAssets(b.out, b.c.Static, filepath.Join(b.c.CacheDir, "assets")); err != nil {
 		return err
@@ -563,7 +569,7 @@ func (b *build) renderIndex() error {
 	if streamIdx != nil {
 		f := exportFacts{records: len(b.ds.ids)}
 		if b.prev.indexed.known && streamIdx.Len() == b.prev.indexed.n {
-			changed, present = changedRecords(b.ds, b.prev, streamIdx)
+			changed, present = changedRecords(b.ds, b.prev, streamIdx, b.c.Workers)
 			f.known, f.changed, f.restructured = true, len(changed), restructured(b.ds, changed, present, streamIdx)
 		}
 		// Not early: an early export was not possible.
