@@ -17,6 +17,9 @@ import (
 // With a read cache (rc, may be nil), files that did not change since they
 // were cached are not read: their records are taken from the cache.
 func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, error) {
+	if rc != nil {
+		go prefetch(rc.dir)
+	}
 	l := newLoader(c, rep, rejects, rc)
 	extras, errs := l.read()
 	rc.releaseAll()
