@@ -73,31 +73,33 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 	b = append(b, ft.term...)
 	b = binary.AppendUvarint(b, ft.df)
 	b = binary.AppendUvarint(b, uint64(len(ft.posts)))
-	size, prev := 0, uint32(0)
+	// The postings are encoded once, into a buffer, then appended after
+	// their size: a patched term of a common word has most records'
+	// postings, and finding a norm's code is most of a posting's cost.
+	buf := encodedScratch.Get().(*[]byte)
+	enc := (*buf)[:0]
+	prev := uint32(0)
 	for _, p := range ft.posts {
-		size += uvarintLen(uint64(p.doc-prev)) + uvarintLen(uint64(p.freq))
+		enc = binary.AppendUvarint(enc, uint64(p.doc-prev))
 		prev = p.doc
+		enc = binary.AppendUvarint(enc, uint64(p.freq))
 		if l, ok := normCode32(p.norm); ok {
-			size += uvarintLen(l)
+			enc = binary.AppendUvarint(enc, l)
 		} else {
-			size += 5
+			enc = binary.AppendUvarint(enc, 0)
+			enc = binary.LittleEndian.AppendUint32(enc, math.Float32bits(p.norm))
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(size))
-	prev = 0
-	for _, p := range ft.posts {
-		b = binary.AppendUvarint(b, uint64(p.doc-prev))
-		prev = p.doc
-		b = binary.AppendUvarint(b, uint64(p.freq))
-		if l, ok := normCode32(p.norm); ok {
-			b = binary.AppendUvarint(b, l)
-		} else {
-			b = binary.AppendUvarint(b, 0)
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
-		}
-	}
+	b = binary.AppendUvarint(b, uint64(len(enc)))
+	b = append(b, enc...)
+	*buf = enc
+	encodedScratch.Put(buf)
 	return b
 }
+
+// encodedScratch holds the buffers appendCachedTerm encodes postings
+// into.
+var encodedScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 
