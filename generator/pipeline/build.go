@@ -26,6 +26,7 @@ import (
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // Config says what to build and how.
@@ -399,12 +400,12 @@ func Check(ctx context.Context, c Config) (*Report, error) {
 		return rep, err
 	}
 	defer closeRejects()
-	start, startCPU := time.Now(), processCPU()
+	start, startCPU := time.Now(), cputime.Process()
 	if _, err := load(&c, rep, rejects, nil); err != nil {
 		return rep, err
 	}
 	rep.Built = rep.Read - rep.Rejected
-	rep.Stages = append(rep.Stages, Stage{"read+validate", time.Since(start), heldMemory(), processCPU() - startCPU})
+	rep.Stages = append(rep.Stages, Stage{"read+validate", time.Since(start), heldMemory(), cputime.Process() - startCPU})
 	if c.Strict && (rep.Rejected > 0 || rep.FileErrors > 0) {
 		return rep, fmt.Errorf("%d records rejected, %d files unreadable: %w", rep.Rejected, rep.FileErrors, ErrRejected)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // The no-change fast path. A successful build leaves a stamp in the cache
@@ -210,7 +211,7 @@ func (nc *noChange) serve(c *Config, start time.Time, startCPU time.Duration) (*
 	rep.NoChange = true
 	rep.Cached = nc.inputs.Records
 	rep.Inputs = InputStats{RecordFiles: nc.inputs.Records, Served: nc.inputs.Records, Stats: nc.inputs.Stats, Margin: fineMargin}
-	rep.Stages = []Stage{{"no change", time.Since(start), heldMemory(), processCPU() - startCPU}}
+	rep.Stages = []Stage{{"no change", time.Since(start), heldMemory(), cputime.Process() - startCPU}}
 	if c.StageDone != nil {
 		c.StageDone("no change")
 	}

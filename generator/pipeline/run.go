@@ -27,6 +27,7 @@ import (
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/errdocs/errdocs/internal/cputime"
 	"github.com/errdocs/errdocs/internal/strsort"
 )
 
@@ -37,7 +38,7 @@ import (
 // build left them takes the no-change fast path (see noChange) unless
 // c.Verify is set.
 func Build(ctx context.Context, c Config) (*Report, error) {
-	start, startCPU := time.Now(), processCPU()
+	start, startCPU := time.Now(), cputime.Process()
 	c.defaults()
 	primeBinaryHash(c.CacheDir)
 	ahead := expectMemory(&c)
@@ -56,7 +57,7 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 		// reported already.
 		c.Verify, c.Problem = true, func(string) {}
 		nc = nc.again()
-		rep, err = buildOnce(ctx, c, nc, time.Now(), processCPU(), memoryAhead{prev: ahead.prev})
+		rep, err = buildOnce(ctx, c, nc, time.Now(), cputime.Process(), memoryAhead{prev: ahead.prev})
 	}
 	if err == nil {
 		// A stamp that cannot be saved only costs the next build time.
@@ -1036,7 +1037,7 @@ type stageTimer struct {
 }
 
 func (t *stageTimer) done(name string) {
-	now, cpu := time.Now(), processCPU()
+	now, cpu := time.Now(), cputime.Process()
 	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory(), cpu - t.lastCPU})
 	t.lastCPU = cpu
 	t.maxGoal = max(t.maxGoal, heapGoal())

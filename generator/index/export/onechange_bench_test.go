@@ -11,6 +11,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/generator/pattern"
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // BenchmarkOneChangeExport measures the incremental export of one record
@@ -90,7 +91,7 @@ func BenchmarkOneChangeExport(b *testing.B) {
 		}
 		ex = New(ix)
 		b.StartTimer()
-		c0 := processCPU()
+		c0 := cputime.Process()
 		if st, err = ex.Export(next, o); err != nil {
 			b.Fatal(err)
 		}
@@ -98,7 +99,7 @@ func BenchmarkOneChangeExport(b *testing.B) {
 		if err := ex.SaveState(marker); err != nil {
 			b.Fatal(err)
 		}
-		cpu += processCPU() - c0
+		cpu += cputime.Process() - c0
 		b.StopTimer()
 		if !st.Incremental {
 			b.Fatal("the export was not incremental")

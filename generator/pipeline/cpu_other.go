@@ -1,8 +1,0 @@
-//go:build !unix
-
-package pipeline
-
-import "time"
-
-// processCPU is not measured off Unix.
-func processCPU() time.Duration { return 0 }
