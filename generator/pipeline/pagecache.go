@@ -290,10 +290,10 @@ func (t indexedTable) form() []byte {
 // it holds. It gives up (ok false) once more than most are edited.
 //
 // The walk goes from record to record in id order, a load from wherever
-// each id and hash lives: at half a million records, a tenth of a second
-// on one core while the others wait. A table whose ids are all of a
-// valid record's length is walked in parts side by side, each part
-// starting at its first id, found by bisection.
+// each id and hash lives, on one core while the others wait: it grows
+// with the dataset however few records changed. A table whose ids are
+// all of a valid record's length is walked in parts side by side, each
+// part starting at its first id, found by bisection.
 func (t indexedTable) diff(ids []string, raws [][32]byte, order []int32, most, parts int) (edited []int32, held int, ok bool) {
 	if !t.fixed {
 		parts = 1

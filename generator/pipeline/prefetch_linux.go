@@ -10,8 +10,8 @@ import (
 // prefetch asks the kernel to read the files of dir into memory, in the
 // background: the read cache's entries, which the reader then takes one
 // after another. Where a file's pages were dropped since the last build
-// (a machine that reclaims memory left untouched for a minute, as a
-// virtual machine's host may), each entry was a wait for the disk in
+// (a machine that reclaims memory left untouched for a while, as a
+// virtual machine's may), each entry was a wait for the disk in
 // turn; asked for together, they are read side by side. A file already
 // in memory costs an open and a close.
 func prefetch(dir string) {
