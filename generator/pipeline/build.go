@@ -87,16 +87,14 @@ type Config struct {
 
 // Report says what a run did.
 type Report struct {
-	Files  int // files read
-	Cached int // record files whose records came from the read cache, unread
-	Hashed int // files the manifest check read to hash (the others it knew from the read cache)
-	Inputs InputStats
-	Read   int // records read
-	Built  int // record pages built
-	Reused int // record pages kept from the previous build unrendered
-	// Reread counts the record files render+index read again for the
-	// records it renders or indexes (-1: all of them).
-	Reread      int
+	Files       int // files read
+	Cached      int // record files whose records came from the read cache, unread
+	Hashed      int // files the manifest check read to hash (the others it knew from the read cache)
+	Inputs      InputStats
+	Read        int    // records read
+	Built       int    // record pages built
+	Reused      int    // record pages kept from the previous build unrendered
+	Reread      int    // record files render+index read again for the records it renders or indexes (-1: all)
 	Rejected    int    // records left out
 	FileErrors  int    // files or entries that could not be read
 	FilesFailed int    // files that could not be read at all

@@ -236,7 +236,7 @@ func encodeIndexed(ids []string, raws [][32]byte, order []int32) []byte {
 
 // indexedTable is a page cache's table of the records' hashes in its
 // stored form (indexedMap's: sorted by id), read in place: a rebuild
-// walks it beside its records sorted by id (compare) instead of decoding
+// walks it beside its records sorted by id (diff) instead of decoding
 // a map of a hundred thousand ids to look each of them up.
 type indexedTable struct {
 	entries []byte // what follows the count: n ids, each with its hash
