@@ -17,9 +17,9 @@ import (
 // reports it beside the figures so that they can be read against the
 // machine they were taken on.
 func freshMemoryCost(size int) (wall, sys float64, ok bool) {
-	var before, after syscall.Rusage
 	start := time.Now()
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &before) != nil {
+	_, sys0, ok := selfTimes()
+	if !ok {
 		return 0, 0, false
 	}
 	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -29,9 +29,8 @@ func freshMemoryCost(size int) (wall, sys float64, ok bool) {
 	for i := 0; i < len(mem); i += 4096 {
 		mem[i] = 1
 	}
-	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	_, sys1, _ := selfTimes()
 	wall = time.Since(start).Seconds()
 	syscall.Munmap(mem)
-	sys = time.Duration(after.Stime.Nano() - before.Stime.Nano()).Seconds()
-	return wall, sys, true
+	return wall, (sys1 - sys0).Seconds(), true
 }

@@ -79,6 +79,9 @@ type Machine struct {
 	// FreshGB is what touching a gigabyte of fresh memory cost, at the
 	// start of the benchmark and at its end (freshMemoryCost).
 	FreshGB []FreshMemory `json:"freshMemoryPerGB,omitempty"`
+	// NewPages is what making a folder and a file in it cost, at the
+	// start and at the end (newPagesCost).
+	NewPages []NewPages `json:"newPages,omitempty"`
 }
 
 // FreshMemory is one measure of freshMemoryCost, for 1 GB.
@@ -182,6 +185,8 @@ func benchmark(o options, stdout, stderr io.Writer) (*Results, error) {
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Records: o.records, Seed: o.seed, RealCode: o.realCode, Runs: o.runs, GapSeconds: o.gap.Seconds(), startedAt: time.Now()}
 	res.Machine.probeFreshMemory()
 	defer res.Machine.probeFreshMemory() // before report reads it
+	res.Machine.probeNewPages(trash)
+	defer res.Machine.probeNewPages(trash) // before the trash is emptied
 
 	root, err := moduleRoot()
 	if err != nil {

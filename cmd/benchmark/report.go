@@ -29,6 +29,13 @@ func report(w io.Writer, r *Results) {
 		}
 		fmt.Fprintf(w, "fresh memory: a gigabyte first touched in %s, at the start and at the end (each build pays this for the memory it takes)\n", strings.Join(at, " and "))
 	}
+	if len(r.Machine.NewPages) > 0 {
+		var at []string
+		for _, p := range r.Machine.NewPages {
+			at = append(at, fmt.Sprintf("%.0f µs of CPU (sys %.0f µs)", p.CPUMicros, p.SysMicros))
+		}
+		fmt.Fprintf(w, "new pages: a folder and a %d KB file in it made in %s, at the start and at the end (a cold build makes one for each record)\n", pageBytes>>10, strings.Join(at, " and "))
+	}
 	if len(r.Cold.Runs) > 0 { // none with -warm
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s\n", "cold build", secs(r.Cold), memory(r.Cold))
 		if len(r.Cold.Stages) > 0 {

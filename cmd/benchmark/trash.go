@@ -32,13 +32,23 @@ func (t *trash) discard(path string) error {
 	if _, err := os.Lstat(path); os.IsNotExist(err) {
 		return nil
 	}
-	if err := os.MkdirAll(t.dir, 0o755); err != nil {
+	dest, err := t.reserve()
+	if err != nil {
 		return err
+	}
+	return os.Rename(path, dest)
+}
+
+// reserve returns a path in the trash that nothing holds yet: for a
+// folder that is to be deleted with the rest.
+func (t *trash) reserve() (string, error) {
+	if err := os.MkdirAll(t.dir, 0o755); err != nil {
+		return "", err
 	}
 	for n := 1; ; n++ {
 		dest := filepath.Join(t.dir, strconv.Itoa(n))
 		if _, err := os.Lstat(dest); os.IsNotExist(err) {
-			return os.Rename(path, dest)
+			return dest, nil
 		}
 	}
 }

@@ -54,7 +54,8 @@ func TestTrashDefersDeletion(t *testing.T) {
 // TestBenchmarkLeavesNoRuns runs the benchmark twice over a small dataset
 // (the second time reusing it): the runs' folders go through the trash,
 // and nothing but the dataset and the binary is left; the cost of fresh
-// memory is measured at the start and at the end; each build's account of
+// memory and of new pages is measured at the start and at the end (the
+// probe's pages deleted with the trash); each build's account of
 // the no-change fast path is kept; each timed rebuild waits the gap.
 func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	if testing.Short() {
@@ -88,6 +89,9 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	}
 	if fresh := res.Machine.FreshGB; runtime.GOOS == "linux" && (len(fresh) != 2 || fresh[0].Seconds <= 0 || fresh[1].Seconds <= 0) {
 		t.Errorf("fresh memory measured %v, want a time at the start and at the end", fresh)
+	}
+	if pages := res.Machine.NewPages; runtime.GOOS == "linux" && (len(pages) != 2 || pages[0].CPUMicros <= 0 || pages[1].CPUMicros <= 0) {
+		t.Errorf("new pages measured %v, want a CPU time at the start and at the end", pages)
 	}
 	for _, gone := range []string{"runs/1", "runs/2", "trash"} {
 		if _, err := os.Stat(filepath.Join(work, gone)); !os.IsNotExist(err) {
