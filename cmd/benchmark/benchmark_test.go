@@ -35,6 +35,20 @@ errdocs: read 2000 records from 13 files, built 2000, rejected 0; 2545 files wri
 	}
 }
 
+// TestAnonHeld reads the largest anonymous memory of a build's stages
+// from its --stats line, whatever the units.
+func TestAnonHeld(t *testing.T) {
+	for out, want := range map[string]int64{
+		"total 3.5s 6.1s\nanonymous memory resident at each stage's end (heap, stacks; not mapped files): read+validate 412.6 MB, cache 1.25 GB, export (rest) 835.0 MB, write 900.0 KB\nprocess: 4s user\n": int64(1.25 * (1 << 30)),
+		"anonymous memory resident at each stage's end (heap, stacks; not mapped files): read+validate 512 B, write 2.0 KB\n":                                                                                2 << 10,
+		"stage time cpu share\nwrite 0s 0s 0.0%\n": 0,
+	} {
+		if got := anonHeld(out); got != want {
+			t.Errorf("anonHeld(%q) = %d, want %d", out, got, want)
+		}
+	}
+}
+
 func TestClassify(t *testing.T) {
 	rec := "acme/lib/some-error/"
 	for p, want := range map[string]string{

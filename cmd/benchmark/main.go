@@ -84,17 +84,28 @@ type Machine struct {
 	NewPages []NewPages `json:"newPages,omitempty"`
 }
 
-// FreshMemory is one measure of freshMemoryCost, for 1 GB.
+// FreshMemory is one measure of freshMemoryCost, for 1 GB: in 4 KB pages,
+// and in huge pages (2 MB) where the kernel gives them (0 elsewhere). A
+// build's heap is marked for huge pages, its other memory is not: what its
+// memory cost lies between the two.
 type FreshMemory struct {
-	Seconds    float64 `json:"seconds"`
-	SysSeconds float64 `json:"sysSeconds"`
+	Seconds        float64 `json:"seconds"`
+	SysSeconds     float64 `json:"sysSeconds"`
+	HugeSeconds    float64 `json:"hugeSeconds,omitempty"`
+	HugeSysSeconds float64 `json:"hugeSysSeconds,omitempty"`
 }
 
 // probeFreshMemory adds a measure of freshMemoryCost to m.
 func (m *Machine) probeFreshMemory() {
-	if wall, sys, ok := freshMemoryCost(1 << 30); ok {
-		m.FreshGB = append(m.FreshGB, FreshMemory{wall, sys})
+	wall, sys, ok := freshMemoryCost(1<<30, false)
+	if !ok {
+		return
 	}
+	f := FreshMemory{Seconds: wall, SysSeconds: sys}
+	if wall, sys, ok := freshMemoryCost(1<<30, true); ok {
+		f.HugeSeconds, f.HugeSysSeconds = wall, sys
+	}
+	m.FreshGB = append(m.FreshGB, f)
 }
 
 // Summary is one scenario over all runs.
@@ -107,8 +118,11 @@ type Summary struct {
 	MaxSeconds    float64 `json:"maxSeconds"`
 	MedianRSS     int64   `json:"medianPeakRSSBytes"`
 	MedianFaults  int64   `json:"medianPageFaults"`
-	MaxRSS        int64   `json:"maxPeakRSSBytes"`
-	Stages        []Stage `json:"medianStages,omitempty"`
+	// MedianAnonHeld is the most anonymous memory a build held at a
+	// stage's end (Run.AnonHeld), the median over the runs.
+	MedianAnonHeld int64   `json:"medianAnonHeldBytes,omitempty"`
+	MaxRSS         int64   `json:"maxPeakRSSBytes"`
+	Stages         []Stage `json:"medianStages,omitempty"`
 }
 
 // HugoResults is the Hugo comparison.
@@ -293,7 +307,7 @@ func (s *Summary) summarise() {
 		return
 	}
 	var secs, cpu, sys []float64
-	var rss, faults []int64
+	var rss, faults, held []int64
 	stages, stageCPU := map[string][]float64{}, map[string][]float64{}
 	var order []string
 	for _, r := range s.Runs {
@@ -302,6 +316,7 @@ func (s *Summary) summarise() {
 		sys = append(sys, r.SysSeconds)
 		rss = append(rss, r.PeakRSS)
 		faults = append(faults, r.PageFaults)
+		held = append(held, r.AnonHeld)
 		for _, st := range r.Stages {
 			if _, ok := stages[st.Name]; !ok {
 				order = append(order, st.Name)
@@ -320,6 +335,8 @@ func (s *Summary) summarise() {
 	s.MaxRSS = rss[len(rss)-1]
 	sort.Slice(faults, func(i, j int) bool { return faults[i] < faults[j] })
 	s.MedianFaults = faults[len(faults)/2]
+	sort.Slice(held, func(i, j int) bool { return held[i] < held[j] })
+	s.MedianAnonHeld = held[len(held)/2]
 	s.Stages = nil
 	for _, name := range order {
 		s.Stages = append(s.Stages, Stage{name, median(stages[name]), median(stageCPU[name])})

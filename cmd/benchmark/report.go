@@ -25,9 +25,13 @@ func report(w io.Writer, r *Results) {
 	if len(r.Machine.FreshGB) > 0 {
 		var at []string
 		for _, f := range r.Machine.FreshGB {
-			at = append(at, fmt.Sprintf("%.2f s (sys %.2f s)", f.Seconds, f.SysSeconds))
+			a := fmt.Sprintf("%.2f s (sys %.2f s)", f.Seconds, f.SysSeconds)
+			if f.HugeSeconds > 0 {
+				a += fmt.Sprintf(", in huge pages %.2f s (sys %.2f s)", f.HugeSeconds, f.HugeSysSeconds)
+			}
+			at = append(at, a)
 		}
-		fmt.Fprintf(w, "fresh memory: a gigabyte first touched in %s, at the start and at the end (each build pays this for the memory it takes)\n", strings.Join(at, " and "))
+		fmt.Fprintf(w, "fresh memory: a gigabyte first touched in 4 KB pages in %s, at the start and at the end (each build pays this for the memory it takes)\n", strings.Join(at, "; and "))
 	}
 	if len(r.Machine.NewPages) > 0 {
 		var at []string
@@ -42,6 +46,7 @@ func report(w io.Writer, r *Results) {
 			fmt.Fprintf(w, "  %s\n", stages(r.Cold.Stages))
 		}
 		inputs(w, r.Cold)
+		machineCost(w, r.Cold, r.Machine, r.Records)
 		machineLoad(w, r.Cold, r.Machine.NumCPU)
 	}
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "no-change rebuild", secs(r.NoChange), memory(r.NoChange), counts(r.NoChange.Runs))
@@ -49,6 +54,7 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "  %s\n", stages(r.NoChange.Stages))
 	}
 	inputs(w, r.NoChange)
+	machineCost(w, r.NoChange, r.Machine, 0)
 	machineLoad(w, r.NoChange, r.Machine.NumCPU)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), memory(r.OneChange), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
@@ -58,6 +64,7 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "  %s\n", stages(r.OneChange.Stages))
 	}
 	inputs(w, r.OneChange)
+	machineCost(w, r.OneChange, r.Machine, 0)
 	machineLoad(w, r.OneChange, r.Machine.NumCPU)
 	if n := len(r.OneRemoved.Runs); n > 0 { // none with -warm
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), memory(r.OneRemoved), counts(r.OneRemoved.Runs))
@@ -87,6 +94,38 @@ func report(w io.Writer, r *Results) {
 func machineLoad(w io.Writer, s Summary, cores int) {
 	if d := disturbed(s.Runs, cores); d != "" {
 		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+// machineCost prints what the machine's own rates (Machine.FreshGB,
+// Machine.NewPages) make of a scenario's CPU time: the fresh memory its
+// builds held, and the pages (a folder and a file each) a build that
+// writes newPages of them makes. The same build costs more on a machine
+// where these cost more; the rest of its CPU time is its own work, the
+// figure to compare between machines.
+func machineCost(w io.Writer, s Summary, m Machine, newPages int) {
+	var parts []string
+	if gb := float64(s.MedianAnonHeld) / (1 << 30); gb > 0 && len(m.FreshGB) > 0 {
+		var small, huge float64
+		for _, f := range m.FreshGB {
+			small += f.Seconds / float64(len(m.FreshGB))
+			huge += f.HugeSeconds / float64(len(m.FreshGB))
+		}
+		at := fmt.Sprintf("%.2f s", gb*small)
+		if huge > 0 {
+			at = fmt.Sprintf("%.2f s in huge pages to %.2f s in 4 KB pages", gb*huge, gb*small)
+		}
+		parts = append(parts, fmt.Sprintf("the %s of anonymous memory it held, %s", size(s.MedianAnonHeld), at))
+	}
+	if newPages > 0 && len(m.NewPages) > 0 {
+		var per float64
+		for _, p := range m.NewPages {
+			per += p.CPUMicros / float64(len(m.NewPages))
+		}
+		parts = append(parts, fmt.Sprintf("its %d new pages, %.1f s", newPages, per*float64(newPages)/1e6))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "  at this machine's rates (above): %s of its CPU time\n", strings.Join(parts, "; "))
 	}
 }
 

@@ -34,6 +34,10 @@ type Run struct {
 	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
 	SysSeconds  float64 `json:"sysSeconds"` // of which sys: page faults and file system work
 	PageFaults  int64   `json:"pageFaults"` // minor page faults of the child
+	// AnonHeld is the most anonymous memory (heap, stacks) the build
+	// held at a stage's end, as it reports it (--stats): the fresh memory
+	// it took, whose cost is the machine's (FreshMemory).
+	AnonHeld int64 `json:"anonHeldBytes,omitempty"`
 	// ReadCache is the build's own account of its input files (the
 	// "read cache:" line of --stats), when it prints one.
 	ReadCache string `json:"readCache,omitempty"`
@@ -148,6 +152,27 @@ func parseSummary(out string) (written, unchanged int64) {
 	u, _ := strconv.ParseInt(m[2], 10, 64)
 	return w, u
 }
+
+// anonHeld is the largest of the sizes on the --stats line "anonymous
+// memory resident at each stage's end …: STAGE SIZE, …" (0 without one).
+func anonHeld(out string) int64 {
+	line := statsLine(out, "anonymous memory resident at each stage's end")
+	_, list, _ := strings.Cut(line, ": ")
+	var most int64
+	for _, m := range heldRE.FindAllStringSubmatch(list, -1) {
+		n, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			continue
+		}
+		most = max(most, int64(n*float64(unitBytes[m[2]])))
+	}
+	return most
+}
+
+var (
+	heldRE    = regexp.MustCompile(`([0-9.]+) (B|KB|MB|GB)(?:,|$)`)
+	unitBytes = map[string]int64{"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
+)
 
 // readCacheLine is the build's account of its input files: the text of
 // the "read cache:" line of --stats, or "".

@@ -114,6 +114,7 @@ func (s *scenarios) build() (Run, error) {
 	r.Stages = parseStats(stdout)
 	r.Written, r.Unchanged = parseSummary(stdout)
 	r.ReadCache = readCacheLine(stdout)
+	r.AnonHeld = anonHeld(stdout)
 	r.NoChangeMissed = statsLine(stdout, "no change: not taken: ")
 	r.StampSkipped = statsLine(stdout, "no-change stamp: none left for the next build: ")
 	if r.StampSkipped != "" {

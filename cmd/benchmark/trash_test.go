@@ -90,6 +90,25 @@ func TestBenchmarkLeavesNoRuns(t *testing.T) {
 	if fresh := res.Machine.FreshGB; runtime.GOOS == "linux" && (len(fresh) != 2 || fresh[0].Seconds <= 0 || fresh[1].Seconds <= 0) {
 		t.Errorf("fresh memory measured %v, want a time at the start and at the end", fresh)
 	}
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil {
+		for _, f := range res.Machine.FreshGB {
+			if f.HugeSeconds <= 0 {
+				t.Errorf("fresh memory in huge pages not measured (%v) where the kernel has them", res.Machine.FreshGB)
+			}
+		}
+	}
+	// Each rebuild's fresh memory, as the build reports it, for the
+	// report to weigh at the machine's rates.
+	for _, r := range res.OneChange.Runs {
+		if runtime.GOOS == "linux" && r.AnonHeld <= 0 {
+			t.Errorf("a one-change rebuild held %d bytes of anonymous memory, as parsed from its --stats", r.AnonHeld)
+		}
+	}
+	var printed strings.Builder
+	report(&printed, res)
+	if runtime.GOOS == "linux" && strings.Count(printed.String(), "at this machine's rates (above): the ") < 3 {
+		t.Errorf("the report weighs the fresh memory of fewer than three scenarios at the machine's rates:\n%s", printed.String())
+	}
 	if pages := res.Machine.NewPages; runtime.GOOS == "linux" && (len(pages) != 2 || pages[0].CPUMicros <= 0 || pages[1].CPUMicros <= 0) {
 		t.Errorf("new pages measured %v, want a CPU time at the start and at the end", pages)
 	}
