@@ -8,14 +8,13 @@ import (
 	"time"
 )
 
-// A cold build makes a folder and an index.html in it for every record:
-// half a million of each at 500,000 records. What that costs is the file
-// system's, and it is not always the same on one machine. On ext4 without
-// a journal, the inode allocator steps over every inode freed in the last
-// minutes (up to six when its inode table block is still dirty) while it
-// looks for a free one: right after a large deletion, making a folder and
-// a file cost this machine ten times what they cost once it had settled
-// (BENCHMARKS.md). The benchmark measures it at its start and at its end,
+// A cold build makes a folder and an index.html in it for every record.
+// What that costs is the file system's, and it is not always the same on
+// one machine. On ext4 without a journal, the inode allocator steps over
+// every inode freed in the last minutes (longer when its inode table
+// block is still dirty) while it looks for a free one: right after a
+// large deletion, making a folder and a file cost several times what it
+// cost once the file system had settled (BENCHMARKS.md). The benchmark measures it at its start and at its end,
 // as it measures fresh memory, so that a cold build's figure can be read
 // against it.
 
