@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // freshMemoryCost maps size bytes of anonymous memory, writes one byte in
@@ -22,7 +24,7 @@ import (
 // on.
 func freshMemoryCost(size int, huge bool) (wall, sys float64, ok bool) {
 	start := time.Now()
-	_, sys0, ok := selfTimes()
+	_, sys0, ok := cputime.Times()
 	if !ok {
 		return 0, 0, false
 	}
@@ -42,7 +44,7 @@ func freshMemoryCost(size int, huge bool) (wall, sys float64, ok bool) {
 	for i := 0; i < len(mem); i += 4096 {
 		mem[i] = 1
 	}
-	_, sys1, _ := selfTimes()
+	_, sys1, _ := cputime.Times()
 	wall = time.Since(start).Seconds()
 	return wall, (sys1 - sys0).Seconds(), true
 }

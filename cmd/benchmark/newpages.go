@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // A cold build makes a folder and an index.html in it for every record.
@@ -44,7 +46,7 @@ func newPagesCost(dir string, n, size int) (NewPages, error) {
 	for i := range body {
 		body[i] = "<p>errdocs</p>\n"[i%15]
 	}
-	cpu0, sys0, ok := selfTimes()
+	cpu0, sys0, ok := cputime.Times()
 	if !ok {
 		return NewPages{}, fmt.Errorf("the process's CPU time cannot be read here")
 	}
@@ -57,7 +59,7 @@ func newPagesCost(dir string, n, size int) (NewPages, error) {
 			return NewPages{}, err
 		}
 	}
-	cpu1, sys1, _ := selfTimes()
+	cpu1, sys1, _ := cputime.Times()
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(n) }
 	return NewPages{CPUMicros: per(cpu1 - cpu0), SysMicros: per(sys1 - sys0)}, nil
 }

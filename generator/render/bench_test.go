@@ -1,12 +1,11 @@
 package render
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/corpus"
+	"github.com/errdocs/errdocs/internal/cputime"
 )
 
 // BenchmarkRecord renders the pages of 300 generated records, highlighting
@@ -45,16 +44,8 @@ func BenchmarkRecord(b *testing.B) {
 // collector's included); the function it returns reports it per iteration
 // as cpu-ns/op, which varies far less than ns/op on a shared machine.
 func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	start := cputime.Process()
+	return func() { b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op") }
 }
 
 // BenchmarkRecordTemplate executes record.html for the pages of 300

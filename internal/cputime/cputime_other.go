@@ -8,3 +8,6 @@ import "time"
 
 // Process is not measured off Unix.
 func Process() time.Duration { return 0 }
+
+// Times is not measured off Unix.
+func Times() (cpu, sys time.Duration, ok bool) { return 0, 0, false }
