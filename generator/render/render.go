@@ -86,6 +86,9 @@ type Renderer struct {
 	entries    entryCache
 	shared     sync.Map     // sharedKey → template.HTML: the shared fragments (Page.Shared, Page.Memo)
 	memos      atomic.Int64 // memos kept in shared
+	// writeRecords: record pages are written by writeRecord, their
+	// templates being the ones it was written from.
+	writeRecords bool
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -134,7 +137,7 @@ func New(o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	r := &Renderer{o: o, pages: map[string]*template.Template{}}
+	r := &Renderer{o: o, pages: map[string]*template.Template{}, writeRecords: templatesSum(o.Templates) == recordTemplatesSum}
 	r.pool.New = func() any { return new(bytes.Buffer) }
 	for _, f := range files {
 		name := path.Base(f)
@@ -221,13 +224,28 @@ func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) er
 		}
 	}()
 	p.r, p.set = r, t
-	if err := t.ExecuteTemplate(buf, layoutFile, p); err != nil {
+	if err := r.executeInto(buf, name, t, p); err != nil {
 		return fmt.Errorf("render %s: %w", p.links.From, err)
 	}
 	if b := buf.Bytes(); printable(b) {
 		return emit(b)
 	}
 	return emit(printableHTML(buf.Bytes()))
+}
+
+// executeInto writes page p of template set t into buf: a record page by
+// writeRecord when it can, every other page by html/template.
+func (r *Renderer) executeInto(buf *bytes.Buffer, name string, t *template.Template, p *Page) error {
+	d, ok := p.Data.(*recordData)
+	if !ok || name != recordPage || !r.writeRecords {
+		return t.ExecuteTemplate(buf, layoutFile, p)
+	}
+	b, err := writeRecord(buf.AvailableBuffer(), p, d)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
 }
 
 // printableHTML returns a copy of a page with invalid UTF-8 and the code
