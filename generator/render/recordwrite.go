@@ -1,145 +1,19 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"strconv"
 )
 
-// A record page written by Go code. Half a million record pages executed
-// by html/template spend most of their template time in reflection: each
-// action is a reflective call of an escaper, each field a lookup by name.
-// When the record page's templates are the ones this file was written
-// from (recordTemplatesSum), a record page is written here instead, with
-// the same escapers (escape.go), byte for byte what html/template writes:
-// TestRecordWriterMatchesTemplates holds the two to each other over messy
-// and hostile records. Templates from disk that differ are executed by
-// html/template as before, so a site's own record.html still works.
-//
-// To change record.html, layout.html or partials.html, change writeRecord
-// to match; the tests then give the new recordTemplatesSum.
-
-// recordTemplates are the files a record page is executed from.
-var recordTemplates = []string{layoutFile, partialsFile, recordPage}
-
-// recordTemplatesSum is the SHA-256 of recordTemplates, each file's length
-// and bytes in turn, as embedded: the templates writeRecord writes.
-const recordTemplatesSum = "fcdad20f223b7ac63b8cce937f909a364b7c5f71af7e57c4d782603cccce24f6"
-
-// templatesSum is the sum of recordTemplates in fsys, "" when one is
-// missing.
-func templatesSum(fsys fs.FS) string {
-	h := sha256.New()
-	for _, name := range recordTemplates {
-		b, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return ""
-		}
-		h.Write(strconv.AppendInt(nil, int64(len(b)), 10))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// writeRecord appends record page p, whose data is d, as layout.html
-// executed with record.html writes it.
-func writeRecord(dst []byte, p *Page, d *recordData) ([]byte, error) {
-	dst = append(dst, layoutHead...)
-	dst = append(appendHTML(dst, p.Head.Title), "</title>"...)
-	h := &p.Head
-	if h.Description != "" {
-		dst = append(appendHTML(append(dst, "\n<meta name=\"description\" content=\""...), h.Description), "\">"...)
-	}
-	if h.Robots != "" {
-		dst = append(appendHTML(append(dst, "\n<meta name=\"robots\" content=\""...), h.Robots), "\">"...)
-	}
-	if h.Canonical != "" {
-		dst = append(appendURLAttr(append(dst, "\n<link rel=\"canonical\" href=\""...), h.Canonical), "\">"...)
-	}
-	dst = append(appendHTML(append(dst, "\n<meta property=\"og:title\" content=\""...), h.Title), "\">"...)
-	if h.Description != "" {
-		dst = append(appendHTML(append(dst, "\n<meta property=\"og:description\" content=\""...), h.Description), "\">"...)
-	}
-	ogType := h.Type
-	if ogType == "" {
-		ogType = "website"
-	}
-	dst = append(appendHTML(append(dst, "\n<meta property=\"og:type\" content=\""...), ogType), "\">"...)
-	if h.Canonical != "" {
-		dst = append(appendHTML(append(dst, "\n<meta property=\"og:url\" content=\""...), h.Canonical), "\">"...)
-	}
-	dst = append(appendHTML(append(dst, "\n<meta property=\"og:site_name\" content=\""...), p.SiteTitle), "\">"...)
-	for _, v := range h.JSONLD {
-		js, err := json.Marshal(v)
-		if err != nil || len(js) == 0 || js[0] != '{' {
-			return nil, fmt.Errorf("JSON-LD %T is not an object", v)
-		}
-		dst = append(append(append(dst, "\n<script type=\"application/ld+json\">"...), js...), "</script>"...)
-	}
-	var err error
-	if dst, err = appendShared(append(dst, '\n'), p, "assets"); err != nil {
-		return nil, err
-	}
-	dst = append(dst, "\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n"...)
-	if dst, err = appendShared(dst, p, "siteheader"); err != nil {
-		return nil, err
-	}
-	dst = writeCrumbs(dst, p)
-	dst = append(dst, "\n<main id=\"main\">\n"...)
-	if dst, err = writeRecordMain(dst, p, d); err != nil {
-		return nil, err
-	}
-	dst = append(dst, "\n</main>\n"...)
-	if dst, err = appendShared(dst, p, "sitefooter"); err != nil {
-		return nil, err
-	}
-	return append(dst, "\n</body>\n</html>\n"...), nil
-}
-
-// layoutHead is layout.html up to the title's text.
-const layoutHead = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'">
-<title>`
-
-// appendShared appends the page's shared fragment name (Page.Shared).
-func appendShared(dst []byte, p *Page, name string) ([]byte, error) {
-	h, err := p.Shared(name)
-	return append(dst, h...), err
-}
-
-// appendMemo appends a memoized fragment (Page.Memo).
-func appendMemo(dst []byte, p *Page, name string, arg any) ([]byte, error) {
-	h, err := p.Memo(name, arg)
-	return append(dst, h...), err
-}
-
-// writeCrumbs appends partials.html's "crumbs" for the page's trail.
-func writeCrumbs(dst []byte, p *Page) []byte {
-	if len(p.Crumbs) == 0 {
-		return dst
-	}
-	dst = append(dst, "\n<nav class=\"crumbs\" aria-label=\"Breadcrumb\">\n<ol>"...)
-	for k, c := range p.Crumbs {
-		if k == len(p.Crumbs)-1 {
-			dst = append(appendHTML(append(dst, "\n<li aria-current=\"page\">"...), c.Name), "</li>"...)
-			continue
-		}
-		dst = appendURLAttr(append(dst, "\n<li><a href=\""...), p.Link(c.Path))
-		dst = append(appendHTML(append(dst, "\">"...), c.Name), "</a></li>"...)
-	}
-	return append(dst, "\n</ol>\n</nav>"...)
-}
+// record.html's "main", written (pagewrite.go).
 
 // writeRecordMain appends record.html's "main".
-func writeRecordMain(dst []byte, p *Page, d *recordData) ([]byte, error) {
+func writeRecordMain(dst []byte, p *Page) ([]byte, error) {
+	d, ok := p.Data.(*recordData)
+	if !ok {
+		return nil, fmt.Errorf("record page data is %T", p.Data)
+	}
 	r := d.R
 	dst = append(appendHTML(append(dst, "\n<article class=\"rec\">\n<h1 class=\"msg\">"...), r.ErrorMessage), "</h1>"...)
 	var err error
@@ -197,15 +71,6 @@ func writeRecordMeta(dst []byte, p *Page, d *recordData) []byte {
 		dst = append(appendLink(dst, p, f), "</dd></div>"...)
 	}
 	return dst
-}
-
-// appendLink appends l's name, linked when it has a path.
-func appendLink(dst []byte, p *Page, l link) []byte {
-	if l.Path == "" {
-		return appendHTML(dst, l.Name)
-	}
-	dst = appendURLAttr(append(dst, "<a href=\""...), p.Link(l.Path))
-	return append(appendHTML(append(dst, "\">"...), l.Name), "</a>"...)
 }
 
 // writeSourcePath appends the raising line's place: file, line, excerpt
@@ -349,17 +214,4 @@ func writeSeeAlso(dst []byte, p *Page, d *recordData) []byte {
 		dst = append(dst, "\n</ul>"...)
 	}
 	return dst
-}
-
-// writeEntry appends partials.html's "entry": a record in a list.
-func writeEntry(dst []byte, e entry) []byte {
-	dst = appendURLAttr(append(dst, "<li><a href=\""...), e.Href)
-	dst = append(appendHTML(append(dst, "\">"...), e.Message), "</a> "...)
-	dst = appendHTML(append(dst, "<span class=\"badge sev-"...), e.Severity)
-	dst = appendHTML(append(dst, "\"><span class=\"vh\">Severity: </span>"...), sevLabel(e.Severity))
-	dst = append(dst, "</span>\n<span class=\"m\">"...)
-	if e.Repo != "" {
-		dst = append(appendHTML(dst, e.Repo), " · "...)
-	}
-	return append(appendHTML(dst, e.Detail), "</span></li>"...)
 }

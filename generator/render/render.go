@@ -86,9 +86,9 @@ type Renderer struct {
 	entries    entryCache
 	shared     sync.Map     // sharedKey → template.HTML: the shared fragments (Page.Shared, Page.Memo)
 	memos      atomic.Int64 // memos kept in shared
-	// writeRecords: record pages are written by writeRecord, their
-	// templates being the ones it was written from.
-	writeRecords bool
+	// written names the pages written by their pageWriter (their
+	// templates being the ones it was written from) instead of executed.
+	written map[string]bool
 }
 
 // Template files. layout.html defines "layout", which a page fills by
@@ -137,7 +137,7 @@ func New(o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	r := &Renderer{o: o, pages: map[string]*template.Template{}, writeRecords: templatesSum(o.Templates) == recordTemplatesSum}
+	r := &Renderer{o: o, pages: map[string]*template.Template{}, written: writtenPages(o.Templates)}
 	r.pool.New = func() any { return new(bytes.Buffer) }
 	for _, f := range files {
 		name := path.Base(f)
@@ -233,14 +233,13 @@ func (r *Renderer) executeFunc(name string, p *Page, emit func([]byte) error) er
 	return emit(printableHTML(buf.Bytes()))
 }
 
-// executeInto writes page p of template set t into buf: a record page by
-// writeRecord when it can, every other page by html/template.
+// executeInto writes page p of template set t into buf: by its writer
+// when it has one for these templates, else by html/template.
 func (r *Renderer) executeInto(buf *bytes.Buffer, name string, t *template.Template, p *Page) error {
-	d, ok := p.Data.(*recordData)
-	if !ok || name != recordPage || !r.writeRecords {
+	if !r.written[name] {
 		return t.ExecuteTemplate(buf, layoutFile, p)
 	}
-	b, err := writeRecord(buf.AvailableBuffer(), p, d)
+	b, err := writePage(buf.AvailableBuffer(), p, pageWriters[name])
 	if err != nil {
 		return err
 	}
