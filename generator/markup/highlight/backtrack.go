@@ -30,6 +30,7 @@ func countedOf(pattern string, groups int) *counted {
 	if !searchable(tree.Root.Children[0], groups) {
 		return nil
 	}
+	prepareTree(tree.Root)
 	return &counted{root: tree.Root.Children[0], groups: groups}
 }
 

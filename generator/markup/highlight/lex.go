@@ -778,6 +778,7 @@ func searchPlan(pattern string) *syntax.FindOptimizations {
 		return nil
 	}
 	o := tree.FindOptimizations
+	prepareSets(planSets(o))
 	if o.LeadingAnchor == syntax.NtBol || o.LeadingAnchor == syntax.NtBeginning {
 		return o
 	}

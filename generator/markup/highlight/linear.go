@@ -58,6 +58,7 @@ func linearOf(pattern string, groups int) *linear {
 	if !l.flatten(validator{groups: groups}, tree.Root.Children[0], true) {
 		return nil
 	}
+	prepareTree(tree.Root)
 	return l
 }
 
