@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -265,78 +266,183 @@ func cutBytes(s string, n int) string {
 // not in an analyzer, so that the client only has to mirror a plain
 // unicode+lowercase analyzer.
 func IdentifierText(code string, minLen int) string {
-	var out []string
-	walkIdentifiers(code, minLen, func(s string) bool {
-		out = append(out, s)
+	var seen wordSet
+	var buf [identTextBytes]byte
+	return string(appendIdentifierText(buf[:0], &seen, code, minLen))
+}
+
+// identTextBytes is the room for an identifier text in its builder's
+// frame: enough for an excerpt's, which then costs no allocation but the
+// result.
+const identTextBytes = 512
+
+// appendIdentifierText appends to out the words of IdentifierText(code,
+// minLen) that seen does not hold yet, and adds them to seen.
+func appendIdentifierText(out []byte, seen *wordSet, code string, minLen int) []byte {
+	walkIdentifiers(code, minLen, func(w string) bool {
+		if seen.add(w) {
+			if len(out) > 0 {
+				out = append(out, ' ')
+			}
+			out = append(out, w...)
+		}
 		return true
 	})
-	return strings.Join(out, " ")
+	return out
+}
+
+// wordSet is a set of words. An excerpt's identifier text holds few
+// distinct words, which a scan of an array finds faster than a map, and
+// without allocating when the set stays in its caller's frame; past
+// wordSetScan words it moves them to a map so that long inputs stay
+// linear.
+type wordSet struct {
+	n    int // words in list
+	list [wordSetScan]string
+	m    map[string]struct{}
+}
+
+const wordSetScan = 64
+
+// add adds w and reports whether it was new.
+func (s *wordSet) add(w string) bool {
+	if s.m != nil {
+		if _, ok := s.m[w]; ok {
+			return false
+		}
+		s.m[w] = struct{}{}
+		return true
+	}
+	if slices.Contains(s.list[:s.n], w) {
+		return false
+	}
+	if s.n == len(s.list) {
+		s.m = make(map[string]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.m[x] = struct{}{}
+		}
+		s.m[w] = struct{}{}
+		return true
+	}
+	s.list[s.n] = w
+	s.n++
+	return true
 }
 
 // walkIdentifiers calls yield with each word of IdentifierText(code,
-// minLen) in order, until yield returns false.
+// minLen) in order, repeats included (callers drop them: who keeps only
+// some words needs to track only those), until yield returns false.
 func walkIdentifiers(code string, minLen int, yield func(string) bool) {
-	seen := map[string]bool{}
-	stopped := false
-	emit := func(s string) {
-		if stopped || s == "" || seen[s] {
+	// Walk dotted chains of identifiers: a.b.C
+	for i := runOf(code, false); i < len(code); i += runOf(code[i:], false) {
+		chain, dotted := identChain(code[i:])
+		i += len(chain)
+		if dotted && atLeastRunes(chain, minLen) && !yield(chain) {
 			return
 		}
-		seen[s] = true
-		stopped = !yield(s)
-	}
-	isIdent := func(r rune) bool {
-		return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
-	}
-	// Walk dotted chains of identifiers: a.b.C
-	i := 0
-	for i < len(code) && !stopped {
-		r, w := utf8.DecodeRuneInString(code[i:])
-		if !isIdent(r) {
-			i += w
-			continue
+		for rest := chain; ; {
+			p, after, more := strings.Cut(rest, ".")
+			if !walkPart(p, minLen, yield) {
+				return
+			}
+			if !more {
+				break
+			}
+			rest = after
 		}
-		start := i
-		var parts []string
-		for i < len(code) {
-			j := i
-			for j < len(code) {
-				r2, w2 := utf8.DecodeRuneInString(code[j:])
-				if !isIdent(r2) {
-					break
-				}
-				j += w2
-			}
-			parts = append(parts, code[i:j])
-			i = j
-			if i+1 < len(code) && code[i] == '.' {
-				r3, _ := utf8.DecodeRuneInString(code[i+1:])
-				if isIdent(r3) {
-					i++
-					continue
-				}
-			}
+	}
+}
+
+// identChain is the chain of identifiers at the start of s: identifier
+// runs joined by single dots. dotted reports whether it has more than one.
+func identChain(s string) (chain string, dotted bool) {
+	i := runOf(s, true)
+	for i+1 < len(s) && s[i] == '.' {
+		n := runOf(s[i+1:], true)
+		if n == 0 {
 			break
 		}
-		chain := code[start:i]
-		if len(parts) > 1 && utf8.RuneCountInString(chain) >= minLen {
-			emit(chain)
-		}
-		for _, p := range parts {
-			p = strings.Trim(p, "_$")
-			if utf8.RuneCountInString(p) < minLen || isCommonKeyword(p) || allDigits(p) {
-				continue
-			}
-			emit(p)
-			if subs := splitIdentifier(p); len(subs) > 1 {
-				for _, s := range subs {
-					if utf8.RuneCountInString(s) >= 2 {
-						emit(s)
-					}
-				}
-			}
+		i += 1 + n
+		dotted = true
+	}
+	return s[:i], dotted
+}
+
+// walkPart yields one component of a chain and its camelCase and
+// snake_case parts, and reports whether to go on.
+func walkPart(p string, minLen int, yield func(string) bool) bool {
+	p = trimUnderscoreDollar(p)
+	if !atLeastRunes(p, minLen) || isCommonKeyword(p) || allDigits(p) {
+		return true
+	}
+	if !yield(p) {
+		return false
+	}
+	var buf [8]string
+	subs := splitIdentifier(buf[:0], p)
+	if len(subs) < 2 {
+		return true
+	}
+	for _, s := range subs {
+		if atLeastRunes(s, 2) && !yield(s) {
+			return false
 		}
 	}
+	return true
+}
+
+// runOf is the length in bytes of the run of runes at the start of s that
+// identifiers hold (a letter, a digit, _ or $) if ident, or do not hold.
+// ASCII, most of code, takes a table; an invalid byte is a rune that
+// identifiers do not hold.
+func runOf(s string, ident bool) int {
+	i := 0
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiIdent[c] != ident {
+				break
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if (unicode.IsLetter(r) || unicode.IsDigit(r)) != ident {
+			break
+		}
+		i += w
+	}
+	return i
+}
+
+var asciiIdent = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// trimUnderscoreDollar is strings.Trim(s, "_$") without building a cutset.
+func trimUnderscoreDollar(s string) string {
+	for len(s) > 0 && (s[0] == '_' || s[0] == '$') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == '_' || s[len(s)-1] == '$') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// atLeastRunes reports whether s has n runes or more, counting them only
+// when its length in bytes leaves a doubt (a rune takes 1 to UTFMax bytes,
+// an invalid byte counts as one rune).
+func atLeastRunes(s string, n int) bool {
+	switch {
+	case len(s) < n:
+		return false
+	case len(s) >= n*utf8.UTFMax:
+		return true
+	}
+	return utf8.RuneCountInString(s) >= n
 }
 
 // maxSourceIdentifiers caps the identifiers kept per excerpt: the first
@@ -352,35 +458,60 @@ const maxSourceIdentifiers = 24
 // and receiver chains (this.x.y) are left out: they match everything.
 func SourceIdentifiers(code string) string {
 	code = stripCommentsAndStrings(code)
-	var keep []string
-	// The words come each once; the walk stops at the last one kept.
+	var keepBuf [maxSourceIdentifiers]string
+	keep := keepBuf[:0]
+	// Whether a word is kept depends on the word alone, so dropping the
+	// repeats of the kept ones is enough; the walk stops at the last one.
 	walkIdentifiers(code, 4, func(w string) bool {
-		if strings.Contains(w, ".") {
-			// only qualified names ending in a type: pkg.TypeName
-			last := w[strings.LastIndexByte(w, '.')+1:]
-			r, _ := utf8.DecodeRuneInString(last)
-			first := w[:strings.IndexByte(w, '.')]
-			if !unicode.IsUpper(r) || first == "this" || first == "self" {
-				return true
-			}
-		} else if !hasStructure(w) {
+		if !isSourceIdentifier(w) || slices.Contains(keep, w) {
 			return true
 		}
 		keep = append(keep, w)
 		return len(keep) < maxSourceIdentifiers
 	})
-	return IdentifierText(strings.Join(keep, " "), 0)
+	// IdentifierText(strings.Join(keep, " "), 0), without the join: the
+	// spaces end every chain, so each kept word walks alone.
+	var seen wordSet
+	var buf [identTextBytes]byte
+	out := buf[:0]
+	for _, w := range keep {
+		out = appendIdentifierText(out, &seen, w, 0)
+	}
+	return string(out)
 }
 
-func hasStructure(w string) bool {
-	if strings.ContainsRune(w, '_') {
-		return true
+// isSourceIdentifier reports whether SourceIdentifiers keeps a word.
+func isSourceIdentifier(w string) bool {
+	dot := strings.IndexByte(w, '.')
+	if dot < 0 {
+		return hasStructure(w)
 	}
-	for i, r := range w {
-		if unicode.IsUpper(r) {
+	// only qualified names ending in a type: pkg.TypeName
+	last := w[strings.LastIndexByte(w, '.')+1:]
+	r, _ := utf8.DecodeRuneInString(last)
+	first := w[:dot]
+	return unicode.IsUpper(r) && first != "this" && first != "self"
+}
+
+// hasStructure reports whether w has an underscore or a capital.
+func hasStructure(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return hasUnderscoreOrUpper(w[i:])
+		}
+		if c == '_' || 'A' <= c && c <= 'Z' {
 			return true
 		}
-		_ = i
+	}
+	return false
+}
+
+func hasUnderscoreOrUpper(w string) bool {
+	for _, r := range w {
+		if r == '_' || unicode.IsUpper(r) {
+			return true
+		}
 	}
 	return false
 }
@@ -389,40 +520,60 @@ func hasStructure(w string) bool {
 // and quoted strings. A heuristic over all languages: good enough to keep
 // prose out of the identifiers.
 func stripCommentsAndStrings(code string) string {
-	b := []byte(code)
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
+	var out strings.Builder
+	out.Grow(len(code)) // what is left is never longer
+	for i := 0; i < len(code); {
+		// Copy the plain run up to the next byte that may open a comment
+		// or a string at once.
+		j := i
+		for j < len(code) && !stripMark[code[j]] {
+			j++
+		}
+		out.WriteString(code[i:j])
+		i = j
+		if i == len(code) {
+			break
+		}
+		c := code[i]
 		switch {
-		case c == '/' && i+1 < len(b) && b[i+1] == '/', c == '#', c == '-' && i+1 < len(b) && b[i+1] == '-' && (i == 0 || b[i-1] == ' ' || b[i-1] == '\n'):
-			for i < len(b) && b[i] != '\n' {
+		case c == '/' && i+1 < len(code) && code[i+1] == '/', c == '#', c == '-' && i+1 < len(code) && code[i+1] == '-' && (i == 0 || code[i-1] == ' ' || code[i-1] == '\n'):
+			for i < len(code) && code[i] != '\n' {
 				i++
 			}
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+		case c == '/' && i+1 < len(code) && code[i+1] == '*':
 			j := strings.Index(code[i+2:], "*/")
 			if j < 0 {
-				i = len(b)
+				i = len(code)
 			} else {
 				i += j + 4
 			}
-			out = append(out, ' ')
+			out.WriteByte(' ')
 		case c == '"' || c == '\'' || c == '`':
 			i++
-			for i < len(b) && b[i] != c && b[i] != '\n' {
-				if b[i] == '\\' {
+			for i < len(code) && code[i] != c && code[i] != '\n' {
+				if code[i] == '\\' {
 					i++
 				}
 				i++
 			}
 			i++
-			out = append(out, ' ')
+			out.WriteByte(' ')
 		default:
-			out = append(out, c)
+			out.WriteByte(c)
 			i++
 		}
 	}
-	return string(out)
+	return out.String()
 }
+
+// stripMark holds the bytes that may start what stripCommentsAndStrings
+// removes.
+var stripMark = func() (t [256]bool) {
+	for _, c := range []byte("/#-\"'`") {
+		t[c] = true
+	}
+	return t
+}()
 
 func allDigits(s string) bool {
 	for _, r := range s {
@@ -433,33 +584,157 @@ func allDigits(s string) bool {
 	return true
 }
 
-// splitIdentifier splits snake_case and camelCase: "HTTPServerError" →
-// HTTP Server Error; "parse_url2" → parse url2.
-func splitIdentifier(s string) []string {
-	var out []string
-	for _, chunk := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '$' }) {
-		rs := []rune(chunk)
-		start := 0
-		for k := 1; k < len(rs); k++ {
-			prev, cur := rs[k-1], rs[k]
-			boundary := unicode.IsLower(prev) && unicode.IsUpper(cur) ||
-				unicode.IsDigit(prev) && unicode.IsUpper(cur) ||
-				unicode.IsUpper(prev) && unicode.IsUpper(cur) && k+1 < len(rs) && unicode.IsLower(rs[k+1])
-			if boundary {
-				out = append(out, string(rs[start:k]))
-				start = k
-			}
+// splitIdentifier appends to dst the snake_case and camelCase parts of s:
+// "HTTPServerError" → HTTP Server Error; "parse_url2" → parse url2. The
+// parts are substrings of s, which is made of identifier runes, so valid
+// UTF-8.
+func splitIdentifier(dst []string, s string) []string {
+	for s != "" {
+		k := 0
+		for k < len(s) && s[k] != '_' && s[k] != '$' {
+			k++
 		}
-		out = append(out, string(rs[start:]))
+		if k > 0 {
+			dst = splitCamel(dst, s[:k])
+		}
+		if k == len(s) {
+			break
+		}
+		s = s[k+1:]
 	}
-	return out
+	return dst
 }
+
+// splitCamel appends the camelCase humps of s, which holds no _ or $.
+func splitCamel(dst []string, s string) []string {
+	start := 0
+	prev, w := letterCaseAt(s)
+	for i := w; i < len(s); i += w {
+		// ASCII without a call: this loop sees every rune of the words
+		var cur letterCase
+		cur, w = asciiCase[s[i]], 1
+		if cur == multiByte {
+			cur, w = runeCase(s[i:])
+		}
+		if cur == upperCase && (prev == lowerCase || prev == digitCase || prev == upperCase && nextIsLower(s[i+w:])) {
+			dst = append(dst, s[start:i])
+			start = i
+		}
+		prev = cur
+	}
+	return append(dst, s[start:])
+}
+
+// nextIsLower reports whether s starts with a lower-case letter.
+func nextIsLower(s string) bool {
+	if s == "" {
+		return false
+	}
+	c, _ := letterCaseAt(s)
+	return c == lowerCase
+}
+
+// letterCase is what splitCamel asks of a rune: unicode.IsLower, IsUpper
+// or IsDigit (categories Ll, Lu and Nd, so at most one holds).
+type letterCase uint8
+
+const (
+	otherCase letterCase = iota
+	lowerCase
+	upperCase
+	digitCase
+	multiByte // in asciiCase only: the byte starts no ASCII rune
+)
+
+// letterCaseAt is the case of the first rune of s and its width.
+func letterCaseAt(s string) (letterCase, int) {
+	if c := asciiCase[s[0]]; c != multiByte {
+		return c, 1
+	}
+	return runeCase(s)
+}
+
+func runeCase(s string) (letterCase, int) {
+	r, w := utf8.DecodeRuneInString(s)
+	switch {
+	case unicode.IsLower(r):
+		return lowerCase, w
+	case unicode.IsUpper(r):
+		return upperCase, w
+	case unicode.IsDigit(r):
+		return digitCase, w
+	}
+	return otherCase, w
+}
+
+// asciiCase is the case of each ASCII byte; the others are multiByte.
+var asciiCase = func() (t [256]letterCase) {
+	for c := range t {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = multiByte
+		case 'a' <= c && c <= 'z':
+			t[c] = lowerCase
+		case 'A' <= c && c <= 'Z':
+			t[c] = upperCase
+		case '0' <= c && c <= '9':
+			t[c] = digitCase
+		}
+	}
+	return t
+}()
 
 // isCommonKeyword drops language keywords and ubiquitous names that carry no
 // meaning for search but would make every excerpt match.
 func isCommonKeyword(s string) bool {
-	_, ok := commonKeywords[strings.ToLower(s)]
+	// ASCII words, nearly all, are lowered into a buffer; strings.ToLower
+	// would allocate for every word with a capital.
+	var low [keywordBytes]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// ToLower may make it ASCII (the Kelvin sign lowers to k)
+			_, ok := commonKeywords[strings.ToLower(s)]
+			return ok
+		}
+		if i < len(low) {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			low[i] = c
+		}
+	}
+	if s == "" || len(s) > len(low) || !keywordEnds[len(s)].match(low[:len(s)]) {
+		return false
+	}
+	_, ok := commonKeywords[string(low[:len(s)])]
 	return ok
+}
+
+// keywordBytes bounds the length of a common keyword.
+const keywordBytes = 16
+
+// letterSet is a set of the letters a to z.
+type letterSet uint32
+
+func (l letterSet) has(c byte) bool { return 'a' <= c && c <= 'z' && l&(1<<(c-'a')) != 0 }
+
+// keywordEnds holds, by length, the first and last letters of the common
+// keywords: most words miss them, and then skip hashing.
+var keywordEnds = func() (t [keywordBytes + 1]letterEnds) {
+	for w := range commonKeywords {
+		t[len(w)].first |= 1 << (w[0] - 'a')
+		t[len(w)].last |= 1 << (w[len(w)-1] - 'a')
+	}
+	return t
+}()
+
+// letterEnds is the first and last letters of words.
+type letterEnds struct{ first, last letterSet }
+
+// match reports whether w may be one of the words.
+func (e letterEnds) match(w []byte) bool {
+	return e.first.has(w[0]) && e.last.has(w[len(w)-1])
 }
 
 var commonKeywords = func() map[string]struct{} {
@@ -469,6 +744,9 @@ var commonKeywords = func() map[string]struct{} {
 	import in instanceof interface is lambda let match mod mut new nil none not null or package pass pub raise
 	return self static struct super switch this throw throws true try type typeof use var void while with yield
 	string int bool err error errors fmt args kwargs str len print println printf`) {
+		if len(w) > keywordBytes || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			panic("index: common keyword not of at most keywordBytes letters a to z: " + w)
+		}
 		m[w] = struct{}{}
 	}
 	return m
