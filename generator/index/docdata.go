@@ -372,7 +372,7 @@ func identChain(s string) (chain string, dotted bool) {
 // snake_case parts, and reports whether to go on.
 func walkPart(p string, minLen int, yield func(string) bool) bool {
 	p = trimUnderscoreDollar(p)
-	if !atLeastRunes(p, minLen) || isCommonKeyword(p) || allDigits(p) {
+	if p == "" || !atLeastRunes(p, minLen) || isCommonKeyword(p) || allDigits(p) {
 		return true
 	}
 	if !yield(p) {
