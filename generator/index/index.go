@@ -13,6 +13,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/errdocs/errdocs/internal/resident"
 )
 
 // DefaultBatchSize is the number of index operations per bleve batch: large
@@ -205,6 +206,11 @@ func Records(rs []record.Record) iter.Seq[*record.Record] {
 // side store's log. A build about to export can count them as resident
 // memory before their pages arrive (cmd/errdocs: internal/resident).
 func ReadBytes(dir string) int64 {
+	return bleveBytes(dir) + sideBytes(dir)
+}
+
+// bleveBytes is the size of the bleve store's files under dir.
+func bleveBytes(dir string) int64 {
 	var n int64
 	filepath.WalkDir(filepath.Join(dir, bleveDir), func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -214,8 +220,42 @@ func ReadBytes(dir string) int64 {
 		}
 		return nil
 	})
-	if fi, err := os.Stat(filepath.Join(dir, sideFile)); err == nil {
-		n += fi.Size()
-	}
 	return n
+}
+
+// sideBytes is the size of the side store's log under dir.
+func sideBytes(dir string) int64 {
+	if fi, err := os.Stat(filepath.Join(dir, sideFile)); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// The two parts of what an export reads through mappings, one after the
+// other: it reads the side store for the records' order, then bleve for
+// the terms and filters, then the side store again for what results
+// show. A whole export touches every page of both; held resident
+// together, they left the heap too little room inside the memory budget
+// (internal/resident), so the export lets go of the pages of one part as
+// it moves to the other. Letting go costs nothing but reading again: the
+// kernel keeps the pages in its page cache.
+
+// BleveBytes is the size of the bleve store's files.
+func (ix *Index) BleveBytes() int64 { return bleveBytes(ix.dir) }
+
+// SideBytes is the size of the side store's log.
+func (ix *Index) SideBytes() int64 { return sideBytes(ix.dir) }
+
+// EvictSide lets the pages of the side store's log that the index maps
+// leave the process's resident memory.
+func (ix *Index) EvictSide() {
+	for _, m := range ix.sideMaps {
+		m.Evict(0)
+	}
+}
+
+// EvictBleve lets the pages of the bleve store's files that bleve maps
+// leave the process's resident memory.
+func (ix *Index) EvictBleve() {
+	resident.EvictUnder(filepath.Join(ix.dir, bleveDir))
 }

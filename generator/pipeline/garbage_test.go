@@ -43,9 +43,12 @@ func TestGarbageHint(t *testing.T) {
 
 // Config.ExpectMapped is told, before a whole export, the bytes of the
 // index's files the export reads (as many as the index folder holds in
-// the bleve store and the side store's log), and told 0 after it; a
-// rebuild whose export is incremental and early reads few of them and
-// says nothing.
+// the bleve store and the side store's log); then, as the export moves
+// from one part to the other, the bleve store's bytes and the side
+// store's (export/mapped.go), each less than the first and together
+// as much; and 0 after
+// it. A rebuild whose export is incremental and early reads few of them
+// and says nothing.
 func TestExpectMapped(t *testing.T) {
 	in, file, recs := twentyRecords(t)
 	dir := t.TempDir()
@@ -58,8 +61,8 @@ func TestExpectMapped(t *testing.T) {
 	}
 	told := build()
 	indexBytes := index.ReadBytes(filepath.Join(dir, "cache", "index"))
-	if len(told) != 2 || told[0] <= 0 || told[1] != 0 {
-		t.Fatalf("cold build: told %v, want the index's bytes, then 0", told)
+	if len(told) != 4 || told[1] <= 0 || told[2] <= 0 || told[1] >= told[0] || told[2] >= told[0] || told[1]+told[2] < told[0] || told[3] != 0 {
+		t.Fatalf("cold build: told %v, want the index's bytes, bleve's, the side store's, then 0", told)
 	}
 	// The export appends to the side store's log and writes nothing to
 	// bleve: what was announced is at most what the folder holds after.

@@ -352,7 +352,7 @@ func (b *build) cache() error {
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
 	if b.gerr == nil && b.prev.indexed.known {
-		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, b.doExport); err != nil {
+		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, func(idx *index.Index) error { return b.doExport(idx, nil) }); err != nil {
 			b.knowFiles()
 			return err
 		}
@@ -751,7 +751,7 @@ func (p *pageRendering) wait() error {
 func (b *build) listings() error {
 	exportDone := make(chan error, 1)
 	if b.schedule == ExportBeside {
-		go func() { exportDone <- b.doExport(b.idx) }()
+		go func() { exportDone <- b.doExport(b.idx, nil) }()
 	}
 	c := b.c
 	err := b.r.Pages(b.m, b.emitAs(kindPages))
@@ -839,7 +839,7 @@ func (b *build) export() error {
 		if b.c.ExpectMapped != nil {
 			b.c.ExpectMapped(index.ReadBytes(filepath.Join(b.c.CacheDir, "index")))
 		}
-		err := b.doExport(b.idx)
+		err := b.doExport(b.idx, b.c.ExpectMapped)
 		if b.c.ExpectMapped != nil {
 			b.c.ExpectMapped(0) // read: resident, or let go
 		}
@@ -866,8 +866,10 @@ func (b *build) notePages() {
 
 // doExport exports the search index into the site. The export may keep
 // the files of the previous one that no changed record touches, when they
-// are in the published site as written.
-func (b *build) doExport(idx *index.Index) error {
+// are in the published site as written. expect, when set, is told what
+// the export is about to read of the index's mapped files, part by part
+// (export.Options.Expect).
+func (b *build) doExport(idx *index.Index, expect func(int64)) error {
 	prev, out := b.prev, b.out
 	addExport := func(rel string) {
 		b.exportMu.Lock()
@@ -898,6 +900,7 @@ func (b *build) doExport(idx *index.Index) error {
 	est, err := ex.Export(exportWriter(emit), export.Options{
 		Pattern: func(expr string) (json.RawMessage, error) { return pattern.Compile(expr) },
 		Has:     has, Keep: keep, PrevMarker: fmt.Sprint(prevMarker),
+		Expect: expect,
 	})
 	if err != nil {
 		return err

@@ -61,6 +61,12 @@ type Options struct {
 	Keep       func(rel string) bool
 	Has        func(rel string) bool // whether Keep would keep rel; keeps nothing
 	PrevMarker string
+
+	// Expect, when set, is told how many bytes of the index's mapped
+	// files the export is about to read as it moves from one part of
+	// them to the other (resident.Expect), after it let go of the pages
+	// of the part it is done with (mapped.go).
+	Expect func(bytes int64)
 }
 
 func (o *Options) defaults() {
@@ -204,8 +210,8 @@ func New(ix *index.Index) *Exporter { return &Exporter{ix: ix} }
 
 // Export writes the client-side search files for the current index: a
 // driver over the phases, each in a file of its own (numbering.go,
-// shards.go, patterns.go, docdata.go, filters.go, idindex.go,
-// manifest.go).
+// shards.go, filters.go, patterns.go, docdata.go, idindex.go,
+// manifest.go), in the order of the index's files they read (mapped.go).
 func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	start := time.Now()
 	opts.defaults()
@@ -228,7 +234,7 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	defer r.Close()
 	x := &exportRun{ex: ex, opts: opts, st: &st, r: r, start: start, names: map[string]string{},
 		w: &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}}
-	phases := []func() error{x.number, x.writeShards, x.compilePatterns, x.writeDocData, x.writeFilters, x.writeIDIndex, x.writeManifest}
+	phases := []func() error{x.number, x.leaveSide, x.writeShards, x.writeFilters, x.leaveBleve, x.compilePatterns, x.writeDocData, x.writeIDIndex, x.writeManifest}
 	// The dictionaries are read beside the numbering; the shards take
 	// them. r is closed after the reading is done, taken or not.
 	x.dicts = make(chan dictsRead, 1)
