@@ -231,14 +231,9 @@ func sideBytes(dir string) int64 {
 	return 0
 }
 
-// The two parts of what an export reads through mappings, one after the
-// other: it reads the side store for the records' order, then bleve for
-// the terms and filters, then the side store again for what results
-// show. A whole export touches every page of both; held resident
-// together, they left the heap too little room inside the memory budget
-// (internal/resident), so the export lets go of the pages of one part as
-// it moves to the other. Letting go costs nothing but reading again: the
-// kernel keeps the pages in its page cache.
+// The two parts of what an export reads through mappings, which it holds
+// resident one at a time (export/mapped.go). Letting go of a part's pages
+// costs only reading them again: the kernel keeps them in its page cache.
 
 // BleveBytes is the size of the bleve store's files.
 func (ix *Index) BleveBytes() int64 { return bleveBytes(ix.dir) }
