@@ -601,9 +601,9 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 	switch {
 	case idx != nil && changed == nil:
 		b.rep.Reread = -1
-		all := func(yield func(*record.Record) bool) {
+		all := ahead(indexAhead, func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
-		}
+		})
 		if idx.Len() == 0 {
 			// Nothing to delete: Apply spares the set of every id that
 			// Sync keeps to know what to delete.
