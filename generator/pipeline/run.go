@@ -655,14 +655,29 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 }
 
 // pageRendering renders record pages on every core as the records stream
-// by.
+// by, and writes them on one goroutine: creating files from two threads
+// at once cost the kernel more CPU for the same files than one thread,
+// and took no less time (BENCHMARKS.md, session 25).
 type pageRendering struct {
 	b        *build
 	jobs     chan pageJob
 	errs     chan error
 	rendered atomic.Int64
 	wg       sync.WaitGroup
+	writes   chan pageWrite
+	written  chan struct{} // closed when every page is written
 }
+
+// pageWrite is a rendered page on its way to the writer.
+type pageWrite struct {
+	rel  string
+	page *[]byte // from pageBuffers
+	rec  *record.Record
+}
+
+// pageBuffers holds the copies of rendered pages between the renderer,
+// whose buffer is its own again when RecordFunc returns, and the writer.
+var pageBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 type pageJob struct {
 	i   int32
@@ -670,7 +685,9 @@ type pageJob struct {
 }
 
 func (b *build) startRendering() *pageRendering {
-	p := &pageRendering{b: b, jobs: make(chan pageJob, 4*b.c.Workers), errs: make(chan error, 1)}
+	p := &pageRendering{b: b, jobs: make(chan pageJob, 4*b.c.Workers), errs: make(chan error, 1),
+		writes: make(chan pageWrite, 4*b.c.Workers), written: make(chan struct{})}
+	go p.write()
 	for w := 0; w < b.c.Workers; w++ {
 		p.wg.Add(1)
 		go p.work()
@@ -684,21 +701,40 @@ func (p *pageRendering) work() {
 	for j := range p.jobs {
 		i, rec := j.i, j.rec
 		// The page's bytes are the renderer's pooled buffer, valid until
-		// the write returns. Its path is the one the page cache notes (one
-		// string for both tables).
+		// the callback returns: the writer gets a copy. Its path is the one
+		// the page cache notes (one string for both tables).
 		err := b.r.RecordFunc(b.m, i, rec, func(page []byte) error {
-			return b.out.WriteFile(b.rels[i], page)
+			buf := pageBuffers.Get().(*[]byte)
+			*buf = append((*buf)[:0], page...)
+			p.writes <- pageWrite{b.rels[i], buf, rec}
+			return nil
 		})
 		if err != nil {
-			select {
-			case p.errs <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):
-			default:
-			}
+			p.fail(rec, err)
 			continue
 		}
 		if n := p.rendered.Add(1); n%500 == 0 {
 			b.c.Progress("render", int(n), b.nNeed)
 		}
+	}
+}
+
+// write writes the rendered pages, one at a time.
+func (p *pageRendering) write() {
+	defer close(p.written)
+	for w := range p.writes {
+		if err := p.b.out.WriteFile(w.rel, *w.page); err != nil {
+			p.fail(w.rec, err)
+		}
+		pageBuffers.Put(w.page)
+	}
+}
+
+// fail keeps err, a record page's, when it is the first.
+func (p *pageRendering) fail(rec *record.Record, err error) {
+	select {
+	case p.errs <- fmt.Errorf("record %s (%s): %w", rec.ID, rec.Path(), err):
+	default:
 	}
 }
 
@@ -740,6 +776,8 @@ func (p *pageRendering) visit(i int32, raw []byte, yield func(*record.Record) bo
 func (p *pageRendering) wait() error {
 	close(p.jobs)
 	p.wg.Wait()
+	close(p.writes)
+	<-p.written
 	return p.failed()
 }
 
