@@ -957,8 +957,12 @@ func searchReport(est export.Stats) string {
 			est.Shards, est.ShardsTotal, est.ChangedTerms, est.CheckedTerms, est.PatchedTerms, est.PatchedEntries, est.Files, est.Kept)
 	}
 	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-	return s + fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v)",
+	s += fmt.Sprintf(" in %v (dictionary read %v, shards %v with %d terms from the term cache, filters %v; phases:",
 		ms(est.Duration), ms(est.ReadTime), ms(est.ShardTime), est.CachedTerms, ms(est.FilterTime))
+	for _, ph := range est.Phases {
+		s += fmt.Sprintf(" %s %v", ph.Name, ms(ph.Time))
+	}
+	return s + ")"
 }
 
 // write is the stage write: the site published, then the export's state

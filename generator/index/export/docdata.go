@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 )
 
 // writeDocData is the phase doc data: DocsPerFile records per file, in doc
@@ -12,29 +13,32 @@ import (
 // files.
 func (x *exportRun) writeDocData() error {
 	opts, inc, n := x.opts, x.inc, len(x.docs)
-	for f := 0; f*opts.DocsPerFile < n; f++ {
+	per := opts.DocsPerFile
+	// Each file's records are read and encoded beside the writing.
+	err := eachInOrder((n+per-1)/per, runtime.GOMAXPROCS(0), func(f int) ([]byte, error) {
 		if x.rKeep[f] {
-			x.rHash = append(x.rHash, inc.prev.RHashes[f])
-			continue
+			return nil, nil
 		}
-		lo, hi := f*opts.DocsPerFile, min((f+1)*opts.DocsPerFile, n)
 		var cards cardColumns
-		for i := lo; i < hi; i++ {
+		for i := f * per; i < min((f+1)*per, n); i++ {
 			d, err := x.data(i)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			cards.add(d, opts.SnippetRunes)
 		}
-		b, err := json.Marshal(cards)
-		if err != nil {
-			return err
+		return json.Marshal(cards)
+	}, func(f int, b []byte) error {
+		if x.rKeep[f] {
+			x.rHash = append(x.rHash, inc.prev.RHashes[f])
+			return nil
 		}
 		h, err := x.w.script("r", fmt.Sprintf("r/%04d", f), string(b))
-		if err != nil {
-			return err
-		}
 		x.rHash = append(x.rHash, h)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if opts.Pattern != nil {
 		for f := 0; f*opts.PatternsPerFile < n; f++ {

@@ -117,6 +117,12 @@ func (o *Options) defaults() {
 	}
 }
 
+// PhaseTime is how long a phase of an export took.
+type PhaseTime struct {
+	Name string
+	Time time.Duration
+}
+
 // Stats describes an export.
 type Stats struct {
 	Docs          int
@@ -134,6 +140,7 @@ type Stats struct {
 	PatternTime   time.Duration // running the Pattern hook
 	ShardTime     time.Duration // dictionary shards and their postings
 	FilterTime    time.Duration // filter value lists
+	Phases        []PhaseTime   // each phase's time, in order
 	Incremental   bool          // only what changed was exported
 	Kept          int           // files of the previous export kept
 	Shards        int           // dictionary shards written (re-encoded, when Incremental)
@@ -234,7 +241,14 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 	defer r.Close()
 	x := &exportRun{ex: ex, opts: opts, st: &st, r: r, start: start, names: map[string]string{},
 		w: &exportWriter{out: out, st: &st, dir: opts.Dir, keepSame: opts.Keep}}
-	phases := []func() error{x.number, x.leaveSide, x.writeShards, x.writeFilters, x.leaveBleve, x.compilePatterns, x.writeDocData, x.writeIDIndex, x.writeManifest}
+	phases := []struct {
+		name string
+		run  func() error
+	}{
+		{"numbering", x.number}, {"leave side", x.leaveSide}, {"shards", x.writeShards}, {"filters", x.writeFilters},
+		{"leave bleve", x.leaveBleve}, {"patterns", x.compilePatterns}, {"doc data", x.writeDocData},
+		{"id index", x.writeIDIndex}, {"manifest", x.writeManifest},
+	}
 	// The dictionaries are read beside the numbering; the shards take
 	// them. r is closed after the reading is done, taken or not.
 	x.dicts = make(chan dictsRead, 1)
@@ -253,9 +267,11 @@ func (ex *Exporter) Export(out FileWriter, opts Options) (Stats, error) {
 		}
 	}()
 	for _, phase := range phases {
-		if err := phase(); err != nil {
+		t := time.Now()
+		if err := phase.run(); err != nil {
 			return st, err
 		}
+		st.Phases = append(st.Phases, PhaseTime{phase.name, time.Since(t)})
 	}
 	if ex.pending != nil {
 		ex.pending.m.Close() // an export not saved: nothing refers to it now

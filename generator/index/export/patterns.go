@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errdocs/errdocs/generator/index"
@@ -35,42 +37,94 @@ func (x *exportRun) compilePatterns() error {
 	x.patterns = make([]json.RawMessage, n)
 	if opts.Pattern != nil {
 		next.PatSums = make([]byte, 8*n)
-		memo := map[string]json.RawMessage{}
-		for i := range x.docs {
-			if x.mKeep[i/opts.PatternsPerFile] {
-				if inc.prev.unusable(i) {
+		c := &patternCompiler{hook: opts.Pattern, memo: map[string]json.RawMessage{}}
+		per := opts.PatternsPerFile
+		err := eachInOrder((n+per-1)/per, runtime.GOMAXPROCS(0), func(f int) (compiledFile, error) {
+			if x.mKeep[f] {
+				return compiledFile{}, nil
+			}
+			return x.compileFile(c, f*per, min((f+1)*per, n))
+		}, func(f int, cf compiledFile) error {
+			for i := f * per; i < min((f+1)*per, n); i++ {
+				var sum uint64
+				var unusable bool
+				if x.mKeep[f] {
+					sum, unusable = inc.prev.patSum(i), inc.prev.unusable(i)
+				} else {
+					k := i - f*per
+					sum, unusable, x.patterns[i] = cf.sums[k], cf.unusable[k], cf.progs[k]
+				}
+				binary.LittleEndian.PutUint64(next.PatSums[8*i:], sum)
+				if unusable {
 					next.Unusable[i/64] |= 1 << (i % 64)
 				}
-				binary.LittleEndian.PutUint64(next.PatSums[8*i:], inc.prev.patSum(i))
-				continue
 			}
-			d, err := x.data(i)
-			if err != nil {
-				return err
-			}
-			expr := d.Pattern
-			binary.LittleEndian.PutUint64(next.PatSums[8*i:], patternSum(expr, d.ErrorClass))
-			if expr == "" {
-				continue // no pattern: nothing to match, nothing unusable
-			}
-			p, ok := memo[expr]
-			if !ok {
-				var err error
-				if p, err = callPattern(opts.Pattern, expr); err != nil || !json.Valid(p) {
-					p = nil
-				}
-				memo[expr] = p
-			}
-			x.patterns[i] = withClass(p, shownClass(d.ErrorClass))
-			if p == nil {
-				next.Unusable[i/64] |= 1 << (i % 64)
-			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for _, u := range next.Unusable {
 			x.st.PatternErrors += bits.OnesCount64(u)
 		}
 	}
 	return x.writePatternKeys()
+}
+
+// compiledFile is what compileFile made of a pattern file's records, by
+// their place in the file.
+type compiledFile struct {
+	sums     []uint64          // patternSum
+	progs    []json.RawMessage // with the class; nil: none or unusable
+	unusable []bool
+}
+
+// patternCompiler runs the Pattern hook once per pattern, for every
+// worker.
+type patternCompiler struct {
+	hook func(string) (json.RawMessage, error)
+	mu   sync.Mutex
+	memo map[string]json.RawMessage // nil value: unusable
+}
+
+func (c *patternCompiler) compile(expr string) json.RawMessage {
+	c.mu.Lock()
+	p, ok := c.memo[expr]
+	c.mu.Unlock()
+	if ok {
+		return p
+	}
+	// Two workers may compile one pattern at once: the hook's result is
+	// the same either way.
+	var err error
+	if p, err = callPattern(c.hook, expr); err != nil || !json.Valid(p) {
+		p = nil
+	}
+	c.mu.Lock()
+	c.memo[expr] = p
+	c.mu.Unlock()
+	return p
+}
+
+// compileFile compiles the patterns of the records lo..hi-1 (one pattern
+// file's).
+func (x *exportRun) compileFile(c *patternCompiler, lo, hi int) (compiledFile, error) {
+	cf := compiledFile{sums: make([]uint64, hi-lo), progs: make([]json.RawMessage, hi-lo), unusable: make([]bool, hi-lo)}
+	for i := lo; i < hi; i++ {
+		d, err := x.data(i)
+		if err != nil {
+			return cf, err
+		}
+		expr, k := d.Pattern, i-lo
+		cf.sums[k] = patternSum(expr, d.ErrorClass)
+		if expr == "" {
+			continue // no pattern: nothing to match, nothing unusable
+		}
+		p := c.compile(expr)
+		cf.progs[k] = withClass(p, shownClass(d.ErrorClass))
+		cf.unusable[k] = p == nil
+	}
+	return cf, nil
 }
 
 // patternSum fingerprints a messagePattern and the record's errorClass:
