@@ -306,6 +306,7 @@ type exportRun struct {
 	shardFirst, shardHash []string          // shards.go
 	rKeep, mKeep          []bool            // files kept, by file (patterns.go)
 	patterns              []json.RawMessage // by doc number (patterns.go)
+	words                 [][]string        // each usable pattern's key words, by doc number, until written (patterns.go)
 	kFirst                []string          // pattern keys files' first words (patterns.go)
 	rHash, mHash          []string          // docdata.go
 	filterIndex           map[string]string // filters.go

@@ -93,12 +93,19 @@ func newPatternKeys(a analysis.Analyzer) *patternKeys {
 func (pk *patternKeys) wordsOf(expr string, lits func(string) ([]string, error)) []string {
 	ws, ok := pk.memo[expr]
 	if !ok {
-		if ls, err := lits(expr); err == nil {
-			ws = patternWords(pk.a, ls)
-		}
+		ws = patternWordsOf(pk.a, expr, lits)
 		pk.memo[expr] = ws
 	}
 	return ws
+}
+
+// patternWordsOf returns the words of expr's required literals (none when
+// they cannot be found).
+func patternWordsOf(a analysis.Analyzer, expr string, lits func(string) ([]string, error)) []string {
+	if ls, err := lits(expr); err == nil {
+		return patternWords(a, ls)
+	}
+	return nil
 }
 
 func (pk *patternKeys) add(doc int, ws []string) {

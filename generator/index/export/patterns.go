@@ -37,7 +37,11 @@ func (x *exportRun) compilePatterns() error {
 	x.patterns = make([]json.RawMessage, n)
 	if opts.Pattern != nil {
 		next.PatSums = make([]byte, 8*n)
-		c := &patternCompiler{hook: opts.Pattern, memo: map[string]json.RawMessage{}}
+		keyAnalyzer := x.ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent)
+		c := &patternCompiler{hook: opts.Pattern, memo: map[string]compiled{}, words: func(expr string) []string {
+			return patternWordsOf(keyAnalyzer, expr, pattern.RequiredLiterals)
+		}}
+		x.words = make([][]string, n)
 		per := opts.PatternsPerFile
 		err := eachInOrder((n+per-1)/per, runtime.GOMAXPROCS(0), func(f int) (compiledFile, error) {
 			if x.mKeep[f] {
@@ -52,7 +56,7 @@ func (x *exportRun) compilePatterns() error {
 					sum, unusable = inc.prev.patSum(i), inc.prev.unusable(i)
 				} else {
 					k := i - f*per
-					sum, unusable, x.patterns[i] = cf.sums[k], cf.unusable[k], cf.progs[k]
+					sum, unusable, x.patterns[i], x.words[i] = cf.sums[k], cf.unusable[k], cf.progs[k], cf.words[k]
 				}
 				binary.LittleEndian.PutUint64(next.PatSums[8*i:], sum)
 				if unusable {
@@ -76,29 +80,39 @@ func (x *exportRun) compilePatterns() error {
 type compiledFile struct {
 	sums     []uint64          // patternSum
 	progs    []json.RawMessage // with the class; nil: none or unusable
+	words    [][]string        // of the usable ones
 	unusable []bool
 }
 
 // patternCompiler runs the Pattern hook once per pattern, for every
-// worker.
+// worker, and finds the words of each usable one (its pattern keys).
 type patternCompiler struct {
-	hook func(string) (json.RawMessage, error)
-	mu   sync.Mutex
-	memo map[string]json.RawMessage // nil value: unusable
+	hook  func(string) (json.RawMessage, error)
+	words func(string) []string // safe for concurrent use
+	mu    sync.Mutex
+	memo  map[string]compiled
 }
 
-func (c *patternCompiler) compile(expr string) json.RawMessage {
+// compiled is a pattern's program (nil: unusable) and words.
+type compiled struct {
+	prog  json.RawMessage
+	words []string
+}
+
+func (c *patternCompiler) compile(expr string) compiled {
 	c.mu.Lock()
 	p, ok := c.memo[expr]
 	c.mu.Unlock()
 	if ok {
 		return p
 	}
-	// Two workers may compile one pattern at once: the hook's result is
-	// the same either way.
+	// Two workers may compile one pattern at once: the result is the same
+	// either way.
 	var err error
-	if p, err = callPattern(c.hook, expr); err != nil || !json.Valid(p) {
-		p = nil
+	if p.prog, err = callPattern(c.hook, expr); err != nil || !json.Valid(p.prog) {
+		p.prog = nil
+	} else {
+		p.words = c.words(expr)
 	}
 	c.mu.Lock()
 	c.memo[expr] = p
@@ -109,7 +123,7 @@ func (c *patternCompiler) compile(expr string) json.RawMessage {
 // compileFile compiles the patterns of the records lo..hi-1 (one pattern
 // file's).
 func (x *exportRun) compileFile(c *patternCompiler, lo, hi int) (compiledFile, error) {
-	cf := compiledFile{sums: make([]uint64, hi-lo), progs: make([]json.RawMessage, hi-lo), unusable: make([]bool, hi-lo)}
+	cf := compiledFile{sums: make([]uint64, hi-lo), progs: make([]json.RawMessage, hi-lo), words: make([][]string, hi-lo), unusable: make([]bool, hi-lo)}
 	for i := lo; i < hi; i++ {
 		d, err := x.data(i)
 		if err != nil {
@@ -121,8 +135,8 @@ func (x *exportRun) compileFile(c *patternCompiler, lo, hi int) (compiledFile, e
 			continue // no pattern: nothing to match, nothing unusable
 		}
 		p := c.compile(expr)
-		cf.progs[k] = withClass(p, shownClass(d.ErrorClass))
-		cf.unusable[k] = p == nil
+		cf.progs[k] = withClass(p.prog, shownClass(d.ErrorClass))
+		cf.words[k], cf.unusable[k] = p.words, p.prog == nil
 	}
 	return cf, nil
 }
@@ -259,7 +273,9 @@ func (x *exportRun) writePatternKeys() error {
 		switch {
 		case kept && len(prevWords) > 0:
 			words[i] = prevWords[i]
-		case kept || x.patterns[i] != nil:
+		case !kept:
+			words[i] = x.words[i] // found as compiled
+		case kept:
 			// (a kept file's patterns are usable or empty, as they were)
 			d, err := x.data(i)
 			if err != nil {
@@ -271,7 +287,7 @@ func (x *exportRun) writePatternKeys() error {
 		}
 		pk.add(i, words[i])
 	}
-	next.patWords = words
+	next.patWords, x.words = words, nil
 	kFirst, kHash, err := pk.write(x.w, opts.KeyFileBytes)
 	if err != nil {
 		return err
