@@ -258,7 +258,7 @@ func (x *exportRun) writePatternKeys() error {
 	if opts.Pattern == nil {
 		return nil
 	}
-	words := make([][]string, len(x.docs))
+	words := x.words // by doc number; the kept files' are added here
 	pk := newPatternKeys(x.ex.ix.Bleve().Mapping().AnalyzerNamed(index.AnalyzerIdent))
 	var prevWords [][]string // of the previous export, read at the first kept file
 	tried := false
@@ -271,11 +271,11 @@ func (x *exportRun) writePatternKeys() error {
 			prevWords, tried = loadPatWords(x.ex.ix.Dir(), inc.prev.PatWordsKey, len(x.docs)), true
 		}
 		switch {
-		case kept && len(prevWords) > 0:
-			words[i] = prevWords[i]
 		case !kept:
-			words[i] = x.words[i] // found as compiled
-		case kept:
+			// found by the pattern workers (compileFile)
+		case len(prevWords) > 0:
+			words[i] = prevWords[i]
+		default:
 			// (a kept file's patterns are usable or empty, as they were)
 			d, err := x.data(i)
 			if err != nil {
