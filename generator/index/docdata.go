@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -107,21 +108,42 @@ func BuildDoc(r *record.Record) (map[string]interface{}, DocData) {
 	return doc, dd
 }
 
-// recordHash is the content hash of a record for this mapping version.
+// recordHash is the content hash of a record for this mapping version:
+// every field of the record in turn, each string length-prefixed, so that
+// two records share a hash only when they share every field. (Hashing
+// json.Marshal's bytes instead cost a cold build more than the hash.)
 func recordHash(r *record.Record) [16]byte {
-	h := sha256.New()
-	h.Write([]byte(MappingVersion))
-	h.Write([]byte{0})
-	// The bytes of json.Marshal(r), without its second pass over them
-	// (json.Marshal compacts and checks what a Marshaler returns).
-	b, err := r.MarshalJSON()
-	if err != nil {
-		// cannot happen for strings and ints; never skip on doubt
-		b = []byte(fmt.Sprintf("%p", r))
+	bp := hashBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], MappingVersion...)
+	b = append(b, 0)
+	for _, s := range [...]string{r.ID, r.Repo, r.Slug, r.ErrorCode, r.ErrorMessage, r.MessagePattern,
+		r.ErrorType, r.ErrorClass, r.Severity, r.FilePath, r.SourceCode, r.GithubURL, r.Documentation,
+		r.TriggerScenarios, r.CommonSituations, r.ExampleFix, r.HandlingStrategy, r.ValidationCode,
+		r.TypeGuard, r.TryCatchPattern, r.BackgroundTag, r.AnalyzedSha, r.AnalyzedAt} {
+		b = appendHashString(b, s)
 	}
-	h.Write(b)
-	return [16]byte(h.Sum(nil)[:16])
+	for _, n := range [...]int{r.HTTPStatus, r.LineNumber, r.SourceCodeStart, r.SourceCodeEnd, r.SchemaVersion} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	for _, list := range [...][]string{r.Solutions, r.PreventionTips, r.Tags} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, s := range list {
+			b = appendHashString(b, s)
+		}
+	}
+	sum := sha256.Sum256(b)
+	*bp = b
+	hashBuffers.Put(bp)
+	return [16]byte(sum[:16])
 }
+
+func appendHashString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// hashBuffers hold the bytes recordHash hashes, used again record after
+// record.
+var hashBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // encodeDocData encodes doc data (all but SortKey, which the side entry
 // keeps apart) as length-prefixed strings in field order, then the tags.
