@@ -41,7 +41,11 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	if bs <= 0 {
 		bs = DefaultBatchSize
 	}
-	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
+	docs, err := newDocMaker(ix.bleve.Mapping())
+	if err != nil {
+		return st, err
+	}
+	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), docs: docs, size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
 	for r := range changed {
 		if err := b.put(r, &st); err != nil {
 			return st, err
@@ -74,6 +78,7 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 type applyBatch struct {
 	ix      *Index
 	batch   *bleve.Batch
+	docs    *docMaker
 	size    int
 	dirty   string // the file that says the side store may disagree
 	marked  bool   // dirty written
@@ -93,7 +98,11 @@ func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
 		return nil
 	}
 	doc, dd := BuildDoc(r)
-	if err := b.batch.Index(r.ID, doc); err != nil {
+	bdoc, err := b.docs.make(r.ID, doc)
+	if err != nil {
+		return err
+	}
+	if err := b.batch.IndexAdvanced(bdoc); err != nil {
 		return fmt.Errorf("index: record %s: %w", r.ID, err)
 	}
 	if had {

@@ -71,7 +71,7 @@ const SortKeyField = "sortKey"
 
 // MappingVersion changes whenever the mapping or the document derivation
 // changes, so that an old cache is rebuilt rather than trusted.
-const MappingVersion = "errdocs-index-8"
+const MappingVersion = "errdocs-index-9"
 
 // NewMapping returns the explicit index mapping.
 func NewMapping() (*mapping.IndexMappingImpl, error) {
@@ -125,6 +125,10 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	sk.IncludeInAll = false
 	sk.DocValues = true // sorted on by the Go parity queries
 	dm.AddFieldMappingsAt(SortKeyField, sk)
+
+	// No field goes into "_all" (IncludeInAll is off for each): the
+	// mapping would still give every document an empty "_all" field.
+	dm.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping())
 
 	im.DefaultMapping = dm
 	im.DefaultAnalyzer = AnalyzerEN
