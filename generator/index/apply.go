@@ -32,6 +32,18 @@ func (ix *Index) Len() int { return ix.side.len() }
 // so avoids reading and hashing every record of an unchanged dataset; the
 // result is the same as Sync over the whole dataset.
 func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bool) (SyncStats, error) {
+	return ix.ApplyEntries(func(yield func(*Entry) bool) {
+		for r := range changed {
+			if !yield(&Entry{rec: r}) {
+				return
+			}
+		}
+	}, keep)
+}
+
+// ApplyEntries is Apply over entries, each of a record, made by Prepare
+// or not yet made.
+func (ix *Index) ApplyEntries(changed iter.Seq[*Entry], keep func(id string) bool) (SyncStats, error) {
 	start := time.Now()
 	var st SyncStats
 	if ix == nil || ix.bleve == nil {
@@ -41,13 +53,9 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 	if bs <= 0 {
 		bs = DefaultBatchSize
 	}
-	docs, err := newDocMaker(ix.bleve.Mapping())
-	if err != nil {
-		return st, err
-	}
-	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), docs: docs, size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
-	for r := range changed {
-		if err := b.put(r, &st); err != nil {
+	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
+	for e := range changed {
+		if err := b.put(e, &st); err != nil {
 			return st, err
 		}
 	}
@@ -78,41 +86,44 @@ func (ix *Index) Apply(changed iter.Seq[*record.Record], keep func(id string) bo
 type applyBatch struct {
 	ix      *Index
 	batch   *bleve.Batch
-	docs    *docMaker
 	size    int
 	dirty   string // the file that says the side store may disagree
 	marked  bool   // dirty written
 	flushes int
 }
 
-// put indexes r unless the side store holds its hash already.
-func (b *applyBatch) put(r *record.Record, st *SyncStats) error {
+// put indexes e's record unless the side store holds its hash already.
+func (b *applyBatch) put(e *Entry, st *SyncStats) error {
+	r := e.rec
 	if r == nil || r.ID == "" {
 		return nil
 	}
 	ix := b.ix
-	h := recordHash(r)
+	if !e.made {
+		e.hash = recordHash(r)
+	}
 	old, had := ix.side.get(r.ID)
-	if had && old.Hash == h {
+	if had && old.Hash == e.hash {
 		st.Unchanged++
 		return nil
 	}
-	doc, dd := BuildDoc(r)
-	bdoc, err := b.docs.make(r.ID, doc)
-	if err != nil {
-		return err
+	if !e.made {
+		ix.make(e)
 	}
-	if err := b.batch.IndexAdvanced(bdoc); err != nil {
+	if e.err != nil {
+		return e.err
+	}
+	if err := b.batch.IndexAdvanced(e.doc); err != nil {
 		return fmt.Errorf("index: record %s: %w", r.ID, err)
 	}
 	if had {
 		st.Updated++
-		ix.noteTerms(r.ID, doc)
+		ix.noteTerms(r.ID, e.fields)
 	} else {
 		st.Added++
 		ix.restructured = true
 	}
-	ix.putSide(r.ID, sideEntry{Hash: h, SortKey: dd.SortKey, Blob: encodeDocData(dd)})
+	ix.putSide(r.ID, e.side)
 	return b.flushIfFull()
 }
 

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -44,6 +45,12 @@ type Index struct {
 	// records in touched.
 	touchedFilters map[string]uint64
 	restructured   bool
+
+	// The maker of bleve documents (entry.go), made once, by the first
+	// goroutine to prepare an entry.
+	docsOnce sync.Once
+	docs     *docMaker
+	docsErr  error
 }
 
 // sideFile is the side store (side.go); dirtyFile exists while a Sync is

@@ -1,6 +1,9 @@
 package pipeline
 
-import "iter"
+import (
+	"iter"
+	"sync"
+)
 
 // indexAhead is how many records the reading of a cold build may run
 // ahead of the index. While bleve builds a batch's segment, Apply takes no
@@ -38,6 +41,61 @@ func ahead[T any](n int, seq iter.Seq[T]) iter.Seq[T] {
 		}()
 		for v := range vals {
 			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// mapAhead is ahead with f applied to each value on workers goroutines as
+// it comes, the results yielded in seq's order: work that the consumer
+// would do value by value, done on every core. At most n values are
+// waiting for the consumer or for f.
+func mapAhead[T, U any](n, workers int, seq iter.Seq[T], f func(T) U) iter.Seq[U] {
+	type slot struct {
+		in   T
+		out  U
+		done chan struct{}
+	}
+	return func(yield func(U) bool) {
+		order := make(chan *slot, n)
+		// Every slot in work is in order or with the consumer: work
+		// never blocks the producer.
+		work := make(chan *slot, n+1)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		var workersDone sync.WaitGroup
+		for range workers {
+			workersDone.Go(func() {
+				for s := range work {
+					s.out = f(s.in)
+					close(s.done)
+				}
+			})
+		}
+		go func() {
+			defer close(done)
+			defer close(order)
+			defer workersDone.Wait()
+			defer close(work)
+			seq(func(v T) bool {
+				s := &slot{in: v, done: make(chan struct{})}
+				select {
+				case order <- s:
+				case <-stop:
+					return false
+				}
+				work <- s
+				return true
+			})
+		}()
+		defer func() {
+			close(stop)
+			<-done
+		}()
+		for s := range order {
+			<-s.done
+			if !yield(s.out) {
 				return
 			}
 		}

@@ -601,15 +601,18 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 	switch {
 	case idx != nil && changed == nil:
 		b.rep.Reread = -1
-		all := ahead(indexAhead, func(yield func(*record.Record) bool) {
+		records := func(yield func(*record.Record) bool) {
 			streamErr = ds.stream(c, nil, func(i int32, raw []byte) error { return visit(i, raw, yield) })
-		})
+		}
 		if idx.Len() == 0 {
-			// Nothing to delete: Apply spares the set of every id that
-			// Sync keeps to know what to delete.
-			_, err = idx.Apply(all, func(string) bool { return true })
+			// Every record is indexed: their entries are made on every
+			// core, ahead of the one goroutine that applies them. Nothing
+			// to delete: Apply spares the set of every id that Sync keeps
+			// to know what to delete.
+			entries := mapAhead(indexAhead, c.Workers, records, idx.Prepare)
+			_, err = idx.ApplyEntries(entries, func(string) bool { return true })
 		} else {
-			_, err = idx.Sync(all)
+			_, err = idx.Sync(ahead(indexAhead, records))
 		}
 	case idx != nil || b.nNeed > 0:
 		only := map[int32]bool{}
