@@ -28,6 +28,7 @@ import (
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/internal/cachefile"
 	"github.com/errdocs/errdocs/internal/cputime"
+	"github.com/errdocs/errdocs/internal/ordered"
 	"github.com/errdocs/errdocs/internal/strsort"
 )
 
@@ -592,6 +593,16 @@ func (b *build) renderIndex() error {
 	return nil
 }
 
+// indexAhead is how many records the reading of a cold build may run
+// ahead of the index, their index entries made meanwhile on every core.
+// While bleve builds a batch's segment, Apply takes no record; reading on
+// meanwhile keeps the record pages rendering on the other cores instead of
+// leaving them idle for every batch. The records waiting are live heap,
+// which a cold build of half a million records holds near its limit: a
+// quarter of a batch (renderIndex sets BatchSize) rather than a whole one
+// (BENCHMARKS.md, session 25).
+const indexAhead = 250
+
 // stream reads the records for the pages (visit) and for the index, when
 // this stage updates it (idx): the changed records when the cache says
 // which, else all of them.
@@ -609,10 +620,10 @@ func (b *build) stream(idx *index.Index, changed map[int32]bool, present int, vi
 			// core, ahead of the one goroutine that applies them. Nothing
 			// to delete: Apply spares the set of every id that Sync keeps
 			// to know what to delete.
-			entries := mapAhead(indexAhead, c.Workers, records, idx.Prepare)
+			entries := ordered.Map(indexAhead, c.Workers, records, idx.Prepare)
 			_, err = idx.ApplyEntries(entries, func(string) bool { return true })
 		} else {
-			_, err = idx.Sync(ahead(indexAhead, records))
+			_, err = idx.Sync(ordered.Ahead(indexAhead, records))
 		}
 	case idx != nil || b.nNeed > 0:
 		only := map[int32]bool{}
