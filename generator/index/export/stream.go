@@ -14,6 +14,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/internal/ordered"
 )
 
 // The export streams the index: terms are visited in the export's order
@@ -132,7 +133,6 @@ type termGroup struct {
 	pre  *preparedTerm
 	vls  []*preparedList // read: prefix lists built from ranges
 	err  error
-	done chan struct{}
 }
 
 // prefixRange is a run of one field's terms sharing a prefix of
@@ -228,7 +228,7 @@ func groups(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefix
 		if !found {
 			return
 		}
-		g := &termGroup{term: min, done: make(chan struct{})}
+		g := &termGroup{term: min}
 		for fi, list := range fields {
 			// Two raw terms can share one valid-UTF-8 form: both go in.
 			for pos[fi] < len(list) && list[pos[fi]].term == min {
@@ -557,52 +557,24 @@ func (g *termGroup) finish() {
 // first error; errDone stops it with no error.
 func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefixRange, pr *postingsReader, docCount uint64,
 	workers, ahead int, fn func(*termGroup) error) error {
-	work := make(chan *termGroup, ahead)
-	order := make(chan *termGroup, ahead)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for g := range work {
-				select {
-				case <-stop:
-				default:
-					g.err = pr.readGroup(g, docCount)
-				}
-				g.finish()
-				close(g.done)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(work)
-		groups(fields, ranges, extra, func(g *termGroup) bool {
-			select {
-			case order <- g:
-			case <-stop:
-				return false
-			}
-			work <- g
-			return true
-		})
-	}()
+	all := func(yield func(*termGroup) bool) { groups(fields, ranges, extra, yield) }
+	// A group waits only for earlier groups' range reads, and groups are
+	// read in order of their turn: whatever happens, the earlier ones
+	// finish and release it.
 	var err error
-	for g := range order {
-		<-g.done
-		if err == nil {
-			if err = g.err; err == nil {
-				err = fn(g)
-			}
-			if err != nil {
-				close(stop)
-			}
+	for g := range ordered.Map(ahead, workers, all, func(g *termGroup) *termGroup {
+		g.err = pr.readGroup(g, docCount)
+		g.finish()
+		return g
+	}) {
+		if err = g.err; err == nil {
+			err = fn(g)
 		}
 		g.fts, g.vls, g.pre = nil, nil, nil
+		if err != nil {
+			break
+		}
 	}
-	wg.Wait()
 	if err == errDone {
 		err = nil
 	}
