@@ -108,7 +108,7 @@ func (b *applyBatch) put(e *Entry, st *SyncStats) error {
 		return nil
 	}
 	if !e.made {
-		ix.make(e)
+		ix.fillEntry(e)
 	}
 	if e.err != nil {
 		return e.err

@@ -56,11 +56,11 @@ func newDocMaker(m mapping.IndexMapping) (*docMaker, error) {
 	return dm, nil
 }
 
-// make returns the document of id whose fields doc holds (BuildDoc's
+// document returns the document of id whose fields doc holds (BuildDoc's
 // map): a string is one field, a list one field per string, each with
 // its place in the list, as the mapping would; a key the mapping does not
 // map is left out, as the mapping (static) leaves it.
-func (dm *docMaker) make(id string, doc map[string]interface{}) (*document.Document, error) {
+func (dm *docMaker) document(id string, doc map[string]interface{}) (*document.Document, error) {
 	d := document.NewDocument(id)
 	for _, name := range dm.names {
 		v, ok := doc[name]

@@ -36,7 +36,7 @@ func TestDocMakerMakesTheMappingsDocuments(t *testing.T) {
 		if err := im.MapDocument(want, doc); err != nil {
 			t.Fatal(err)
 		}
-		got, err := dm.make(r.ID, doc)
+		got, err := dm.document(r.ID, doc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,13 +29,13 @@ func (ix *Index) Prepare(r *record.Record) *Entry {
 	e := &Entry{rec: r}
 	if r != nil && r.ID != "" {
 		e.hash = recordHash(r)
-		ix.make(e)
+		ix.fillEntry(e)
 	}
 	return e
 }
 
-// make makes e's fields, document and side entry from its record.
-func (ix *Index) make(e *Entry) {
+// fillEntry makes e's fields, document and side entry from its record.
+func (ix *Index) fillEntry(e *Entry) {
 	e.made = true
 	docs, err := ix.docMaker()
 	if err != nil {
@@ -44,7 +44,7 @@ func (ix *Index) make(e *Entry) {
 	}
 	fields, dd := BuildDoc(e.rec)
 	e.fields = fields
-	e.doc, e.err = docs.make(e.rec.ID, fields)
+	e.doc, e.err = docs.document(e.rec.ID, fields)
 	e.side = sideEntry{Hash: e.hash, SortKey: dd.SortKey, Blob: encodeDocData(dd)}
 }
 
