@@ -129,10 +129,10 @@ type termGroup struct {
 	reads []*rangeRead
 	from  []*rangeRead
 
-	fts  []fieldTerm // read: fields with live postings
-	pre  *preparedTerm
-	vls  []*preparedList // read: prefix lists built from ranges
-	err  error
+	fts []fieldTerm // read: fields with live postings
+	pre *preparedTerm
+	vls []*preparedList // read: prefix lists built from ranges
+	err error
 }
 
 // prefixRange is a run of one field's terms sharing a prefix of
