@@ -8,12 +8,13 @@ import (
 	"sync"
 )
 
-// Map applies f to each value of seq on workers goroutines as seq gives
-// them, and yields the results in seq's order. seq runs on a goroutine of
-// its own, at most n values ahead of the one the consumer has: those wait
-// for f or for the consumer, which so bounds the memory they hold. When
-// the consumer stops early, seq's yield returns false from then on; Map
-// returns only after seq and every call of f have.
+// Map applies f to each value of seq on workers goroutines (at least one)
+// as seq gives them, and yields the results in seq's order. seq runs on a
+// goroutine of its own, at most n values (at least none) ahead of the one
+// the consumer has: those wait for f or for the consumer, which so bounds
+// the memory they hold. When the consumer stops early, seq's yield
+// returns false from then on; Map returns only after seq and every call
+// of f have.
 func Map[T, U any](n, workers int, seq iter.Seq[T], f func(T) U) iter.Seq[U] {
 	type slot struct {
 		in   T
@@ -24,6 +25,7 @@ func Map[T, U any](n, workers int, seq iter.Seq[T], f func(T) U) iter.Seq[U] {
 		// order holds the slots waiting for the consumer, which holds
 		// one more; every slot in work is one of those, so work never
 		// blocks the producer.
+		n = max(n, 0)
 		order := make(chan *slot, n)
 		work := make(chan *slot, n+1)
 		stop := make(chan struct{})

@@ -8,9 +8,9 @@ import (
 
 // Map yields f of each value in seq's order, whichever worker ends first.
 func TestMapYieldsInOrder(t *testing.T) {
-	for _, workers := range []int{1, 2, 5} {
+	for _, workers := range []int{0, 1, 2, 5} {
 		var got []int
-		for v := range Map(7, workers, Count(500), func(i int) int {
+		for v := range Map(workers*3-1, workers, Count(500), func(i int) int {
 			if i%3 == 0 {
 				time.Sleep(50 * time.Microsecond) // later than its neighbours
 			}
