@@ -139,16 +139,18 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // build holds resident (the search index's segments, the side store's
 // log), which grow as the index does (internal/resident). GOGC and
 // GOMEMLIMIT in the environment still win. Most of the heap up to the
-// budget is then marked for huge pages (internal/hugepages): on a virtual
-// machine, faulting in a build's memory 4 KB at a time costs a rebuild
-// more than its own work (BENCHMARKS.md).
+// budget is then reserved (internal/hugepages) for a rebuild to fault in
+// ahead of the heap, on the core it leaves idle: on a virtual machine,
+// faulting in a build's memory costs a rebuild as much as its own work
+// (BENCHMARKS.md). ERRDOCS_HUGEPAGES=1 also marks it for huge pages, which
+// made rebuilds faster on some hosts and slower on others.
 func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(residentBudget)
 		resident.Govern(residentBudget, residentBudget/2, 250*time.Millisecond)
 		governed = true
 	}
-	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)))
+	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)), os.Getenv("ERRDOCS_HUGEPAGES") == "1")
 }
 
 // governed says the resident budget is kept (no GOMEMLIMIT given): the
@@ -160,7 +162,7 @@ var governed bool
 // margin for what the runtime returns to the kernel only after a delay.
 const residentBudget = 1500 << 20
 
-// heapStretch is how much of the heap to ask huge pages for: two thirds
+// heapStretch is how much of the heap to reserve: two thirds
 // of the soft memory limit, which holds a rebuild's heap and most of a
 // cold build's, but no more than 4 GB of address space when the
 // environment sets a limit far larger. Taking the whole limit made the

@@ -1,17 +1,24 @@
-// Package hugepages asks Linux to back the Go heap with transparent huge
-// pages (2 MB) where the kernel leaves that to each program
+// Package hugepages reserves the stretch of address space the Go heap
+// will grow into, so that Prefault can fault it in ahead of the heap, and
+// can ask Linux to back that stretch with transparent huge pages (2 MB)
+// where the kernel leaves that to each program
 // (/sys/kernel/mm/transparent_hugepage/enabled is "madvise", as on many
 // distributions and cloud machines).
 //
 // A build touches hundreds of megabytes of fresh heap. On a virtual
-// machine every first touch of a 4 KB page can trap to the hypervisor;
-// there a rebuild spends more time faulting in pages than working (the
-// figures: BENCHMARKS.md), and a 2 MB page costs one fault for 512 of them.
-// The Go runtime does not ask for huge pages on its own (it did in Go
-// 1.21.0 and stopped: a long-running server's memory grew), so a program
-// that wants them has to: Reserve makes the runtime map a stretch of heap
-// it has not touched, marks that stretch MADV_HUGEPAGE, and gives it back;
-// the heap then grows into it.
+// machine every first touch of a page can trap to the hypervisor; there a
+// rebuild spends more time faulting in pages than working (the figures:
+// BENCHMARKS.md). Reserve makes the runtime map a stretch of heap it has
+// not touched, optionally marks that stretch MADV_HUGEPAGE, and gives it
+// back; the heap then grows into it.
+//
+// Huge pages are asked for only when the caller says so: a 2 MB page costs
+// one fault for 512 small ones, but on a virtual machine whose host takes
+// back the memory the guest frees, the guest's huge pages come from memory
+// the host must back again, while its small pages often come from memory
+// still backed; there huge pages made rebuilds slower (BENCHMARKS.md,
+// session 27). The Go runtime does not ask for huge pages on its own (it
+// did in Go 1.21.0 and stopped: a long-running server's memory grew).
 //
 // Prefault then faults in the start of that stretch ahead of the heap, on
 // a thread of the lowest priority: the first touches a build would pay
@@ -35,25 +42,27 @@ import (
 // ("always"), to those that ask ("madvise") or to none ("never").
 const modeFile = "/sys/kernel/mm/transparent_hugepage/enabled"
 
-// Reserve marks up to size bytes of heap, not yet touched, for huge pages
-// and returns how many it marked, on its first call only: 0 when the kernel gives every program
-// huge pages already, gives none, or refuses. It is meant for the start of
-// a program (the stretch is the heap's next size bytes) and costs a garbage
-// collection of the still small heap. Memory is only committed when the
-// heap grows into the stretch; the runtime's scavenger may return parts of
-// it to the kernel while it is unused, as with any free heap memory.
-func Reserve(size int) int {
-	advised := 0
-	once.Do(func() { advised = reserve(size) })
-	return advised
+// Reserve takes note of up to size bytes of heap, not yet touched, for
+// Prefault, and with huge marks them for huge pages; it returns how many
+// bytes it reserved, on its first call only. With huge it reserves
+// nothing (0) when the kernel gives every program huge pages already,
+// gives none, or refuses. It is meant for the start of a program (the
+// stretch is the heap's next size bytes) and costs a garbage collection of
+// the still small heap. Memory is only committed when the heap grows into
+// the stretch; the runtime's scavenger may return parts of it to the
+// kernel while it is unused, as with any free heap memory.
+func Reserve(size int, huge bool) int {
+	reserved := 0
+	once.Do(func() { reserved = reserve(size, huge) })
+	return reserved
 }
 
 // once keeps Reserve to the first call: a later stretch would be heap
 // the runtime has used and must clear, touching every page of it.
 var once sync.Once
 
-func reserve(size int) int {
-	if size <= 0 || !askOnly() {
+func reserve(size int, huge bool) int {
+	if size <= 0 || huge && !askOnly() {
 		return 0
 	}
 	// The stretch is taken in chunks, not as one object: the runtime
@@ -65,14 +74,14 @@ func reserve(size int) int {
 	// its goal would be met again at every chunk.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	chunks := make([][]byte, 0, size/chunkSize+1)
-	advised := 0
+	reserved := 0
 	var marked []addrRange
 	for left := size; left > 0; left -= chunkSize {
 		chunk := make([]byte, min(left, chunkSize))
 		chunks = append(chunks, chunk)
 		if region := pageAligned(chunk); len(region) > 0 {
-			if unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
-				advised += len(region)
+			if !huge || unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
+				reserved += len(region)
 				marked = append(marked, addrRange{uintptrOf(region), uintptr(len(region))})
 			}
 		}
@@ -84,7 +93,7 @@ func reserve(size int) int {
 	// stretch from its lowest address.
 	slices.SortFunc(marked, func(a, b addrRange) int { return cmp.Compare(a.start, b.start) })
 	stretch = marked
-	return advised
+	return reserved
 }
 
 // chunkSize is the size of the pieces the stretch is taken in: two huge

@@ -24,7 +24,7 @@ func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 	usedAndFreed()
 	before := anonHugeBytes(t)
 	faults := minorFaults(t)
-	advised := Reserve(stretch)
+	advised := Reserve(stretch, true)
 	if faulted := (minorFaults(t) - faults) * int64(os.Getpagesize()); faulted > 16<<20 {
 		t.Errorf("Reserve touched %d MB of a %d MB stretch", faulted>>20, stretch>>20)
 	}
@@ -45,7 +45,7 @@ func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 	if grown < touched/2 {
 		t.Errorf("after touching %d MB of heap, huge pages grew by %d MB; want most of it", touched>>20, grown>>20)
 	}
-	if again := Reserve(stretch); again != 0 {
+	if again := Reserve(stretch, true); again != 0 {
 		t.Errorf("a second Reserve marked %d bytes; want 0 (it would clear used heap)", again)
 	}
 	_ = block[len(block)-1]
