@@ -13,8 +13,8 @@ import (
 // freshMemoryCost maps size bytes of anonymous memory, writes one byte in
 // each 4 KB page, and returns the wall and system time that took; with
 // huge, the memory is first marked for transparent huge pages
-// (MADV_HUGEPAGE), as the build marks its heap with ERRDOCS_HUGEPAGES=1
-// (internal/hugepages), and
+// (MADV_HUGEPAGE), as a cold build marks its heap (internal/hugepages),
+// and
 // ok is false where that cannot be asked. A build is a new process: every
 // page of its heap is memory the kernel has to find, clear and map first.
 // On a plain machine that is a small part of a rebuild; on a virtual

@@ -70,7 +70,7 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 		// a folder opened from disk as a listing. A hosted site (with a
 		// base URL) keeps pretty folder links.
 		IndexFile: f.site.baseURL == "",
-		Garbage:   collectLessOften,
+		Garbage:   muchWork,
 		// A rebuild's fresh memory faulted in on a core the build
 		// leaves idle, ahead of the heap (internal/hugepages).
 		ExpectHeap: func(n int64) int64 { return int64(hugepages.Prefault(int(n))) },

@@ -139,18 +139,18 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // build holds resident (the search index's segments, the side store's
 // log), which grow as the index does (internal/resident). GOGC and
 // GOMEMLIMIT in the environment still win. Most of the heap up to the
-// budget is then reserved (internal/hugepages) for a rebuild to fault in
-// ahead of the heap, on the core it leaves idle: on a virtual machine,
-// faulting in a build's memory costs a rebuild as much as its own work
-// (BENCHMARKS.md). ERRDOCS_HUGEPAGES=1 also marks it for huge pages, which
-// made rebuilds faster on some hosts and slower on others.
+// budget is then reserved (internal/hugepages): a rebuild faults it in
+// ahead of the heap, on the core it leaves idle (on a virtual machine,
+// faulting in a build's memory costs a rebuild as much as its own work:
+// BENCHMARKS.md), and a build of much work has it backed by huge pages
+// (muchWork).
 func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(residentBudget)
 		resident.Govern(residentBudget, residentBudget/2, 250*time.Millisecond)
 		governed = true
 	}
-	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)), os.Getenv("ERRDOCS_HUGEPAGES") == "1")
+	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)))
 }
 
 // governed says the resident budget is kept (no GOMEMLIMIT given): the
@@ -172,8 +172,21 @@ func heapStretch(limit int64) int {
 	return int(min(limit/3*2, 4<<30))
 }
 
-// collectLessOften is pipeline.Config.Garbage: GOGC 400 while the build
-// makes much garbage, Go's default 100 otherwise. A rebuild that renders
+// muchWork is pipeline.Config.Garbage: a build that reads and renders
+// much (a cold build, or a rebuild of many pages) has the rest of its
+// heap backed by huge pages, with which it spends less CPU time (fewer
+// missed address translations), and collects less often. A rebuild of a few pages stays in small pages: on
+// a virtual machine, fresh huge pages cost it more than they save
+// (BENCHMARKS.md, session 27).
+func muchWork(much bool) {
+	if much {
+		hugepages.Huge()
+	}
+	collectLessOften(much)
+}
+
+// collectLessOften sets GOGC 400 while the build makes much garbage,
+// Go's default 100 otherwise. A rebuild that renders
 // few pages keeps most of what it allocates (every record's summary, the
 // caches' tables): letting its heap grow to five times that only made the
 // process fault in hundreds of megabytes of fresh memory, which cost more

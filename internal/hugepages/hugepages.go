@@ -1,7 +1,7 @@
 // Package hugepages reserves the stretch of address space the Go heap
 // will grow into, so that Prefault can fault it in ahead of the heap, and
-// can ask Linux to back that stretch with transparent huge pages (2 MB)
-// where the kernel leaves that to each program
+// Huge can ask Linux to back it with transparent huge pages (2 MB) where
+// the kernel leaves that to each program
 // (/sys/kernel/mm/transparent_hugepage/enabled is "madvise", as on many
 // distributions and cloud machines).
 //
@@ -9,20 +9,21 @@
 // machine every first touch of a page can trap to the hypervisor; there a
 // rebuild spends more time faulting in pages than working (the figures:
 // BENCHMARKS.md). Reserve makes the runtime map a stretch of heap it has
-// not touched, optionally marks that stretch MADV_HUGEPAGE, and gives it
-// back; the heap then grows into it.
+// not touched and gives it back; the heap then grows into it.
 //
-// Huge pages are asked for only when the caller says so: a 2 MB page costs
-// one fault for 512 small ones, but on a virtual machine whose host takes
-// back the memory the guest frees, the guest's huge pages come from memory
-// the host must back again, while its small pages often come from memory
-// still backed; there huge pages made rebuilds slower (BENCHMARKS.md,
-// session 27). The Go runtime does not ask for huge pages on its own (it
-// did in Go 1.21.0 and stopped: a long-running server's memory grew).
+// Huge pages are a trade: a build that works through a large heap (a
+// cold build) spends less CPU time with them, as the processor misses
+// fewer address translations, but on a virtual machine whose host takes
+// back the memory the guest frees, a fresh huge page can cost several
+// times what its 512 small pages cost, and a rebuild of a few pages is
+// mostly first touches (BENCHMARKS.md, session 27). So they are asked for
+// by the build that needs them (Huge), not at start. The Go runtime does
+// not ask for huge pages on its own (it did in Go 1.21.0 and stopped: a
+// long-running server's memory grew).
 //
-// Prefault then faults in the start of that stretch ahead of the heap, on
-// a thread of the lowest priority: the first touches a build would pay
-// on its own path are paid on a core it leaves idle.
+// Prefault faults in the start of the stretch ahead of the heap, on a
+// thread of the lowest priority: the first touches a build would pay on
+// its own path are paid on a core it leaves idle.
 package hugepages
 
 import (
@@ -43,17 +44,15 @@ import (
 const modeFile = "/sys/kernel/mm/transparent_hugepage/enabled"
 
 // Reserve takes note of up to size bytes of heap, not yet touched, for
-// Prefault, and with huge marks them for huge pages; it returns how many
-// bytes it reserved, on its first call only. With huge it reserves
-// nothing (0) when the kernel gives every program huge pages already,
-// gives none, or refuses. It is meant for the start of a program (the
-// stretch is the heap's next size bytes) and costs a garbage collection of
-// the still small heap. Memory is only committed when the heap grows into
-// the stretch; the runtime's scavenger may return parts of it to the
-// kernel while it is unused, as with any free heap memory.
-func Reserve(size int, huge bool) int {
+// Prefault and Huge, and returns how many bytes it reserved, on its first
+// call only. It is meant for the start of a program (the stretch is the
+// heap's next size bytes) and costs a garbage collection of the still
+// small heap. Memory is only committed when the heap grows into the
+// stretch; the runtime's scavenger may return parts of it to the kernel
+// while it is unused, as with any free heap memory.
+func Reserve(size int) int {
 	reserved := 0
-	once.Do(func() { reserved = reserve(size, huge) })
+	once.Do(func() { reserved = reserve(size) })
 	return reserved
 }
 
@@ -61,8 +60,8 @@ func Reserve(size int, huge bool) int {
 // the runtime has used and must clear, touching every page of it.
 var once sync.Once
 
-func reserve(size int, huge bool) int {
-	if size <= 0 || huge && !askOnly() {
+func reserve(size int) int {
+	if size <= 0 {
 		return 0
 	}
 	// The stretch is taken in chunks, not as one object: the runtime
@@ -75,15 +74,13 @@ func reserve(size int, huge bool) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	chunks := make([][]byte, 0, size/chunkSize+1)
 	reserved := 0
-	var marked []addrRange
+	var taken []addrRange
 	for left := size; left > 0; left -= chunkSize {
 		chunk := make([]byte, min(left, chunkSize))
 		chunks = append(chunks, chunk)
 		if region := pageAligned(chunk); len(region) > 0 {
-			if !huge || unix.Madvise(region, unix.MADV_HUGEPAGE) == nil {
-				reserved += len(region)
-				marked = append(marked, addrRange{uintptrOf(region), uintptr(len(region))})
-			}
+			reserved += len(region)
+			taken = append(taken, addrRange{uintptrOf(region), uintptr(len(region))})
 		}
 	}
 	runtime.KeepAlive(chunks)
@@ -91,10 +88,32 @@ func reserve(size int, huge bool) int {
 	runtime.GC() // the stretch free again, for the heap to grow into
 	// The heap takes the lowest free pages first: it grows into the
 	// stretch from its lowest address.
-	slices.SortFunc(marked, func(a, b addrRange) int { return cmp.Compare(a.start, b.start) })
-	stretch = marked
+	slices.SortFunc(taken, func(a, b addrRange) int { return cmp.Compare(a.start, b.start) })
+	stretch = taken
 	return reserved
 }
+
+// Huge marks the stretch Reserve took for transparent huge pages, where
+// the kernel leaves them to the program, and returns how many bytes it
+// marked: 0 when the kernel gives every program huge pages already, gives
+// none, or refuses, or on a second call. The part of the heap already in
+// small pages stays so; the heap grows into huge pages from then on.
+func Huge() int {
+	marked := 0
+	hugeOnce.Do(func() {
+		if !askOnly() {
+			return
+		}
+		for _, r := range stretch {
+			if _, _, errno := unix.Syscall(unix.SYS_MADVISE, r.start, r.size, unix.MADV_HUGEPAGE); errno == 0 {
+				marked += int(r.size)
+			}
+		}
+	})
+	return marked
+}
+
+var hugeOnce sync.Once
 
 // chunkSize is the size of the pieces the stretch is taken in: two huge
 // pages. The kernel merges the marked pieces, which lie side by side, into

@@ -12,9 +12,9 @@ import (
 )
 
 // TestReserveBacksTheHeapWithHugePages grows the heap into the reserved
-// stretch and reads from the kernel how much of the process's memory is in
-// huge pages: most of what was touched when the kernel leaves huge pages
-// to the program, nothing reserved otherwise.
+// stretch, marked by Huge, and reads from the kernel how much of the
+// process's memory is in huge pages: most of what was touched when the
+// kernel leaves huge pages to the program, nothing marked otherwise.
 //
 // Reserve itself touches (almost) nothing, even when the heap has used and
 // freed memory just below the stretch, which the runtime clears before it
@@ -24,18 +24,21 @@ func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 	usedAndFreed()
 	before := anonHugeBytes(t)
 	faults := minorFaults(t)
-	advised := Reserve(stretch, true)
+	if reserved := Reserve(stretch); reserved < stretch-2<<20 {
+		t.Fatalf("Reserve reserved %d bytes of a %d-byte stretch", reserved, stretch)
+	}
 	if faulted := (minorFaults(t) - faults) * int64(os.Getpagesize()); faulted > 16<<20 {
 		t.Errorf("Reserve touched %d MB of a %d MB stretch", faulted>>20, stretch>>20)
 	}
+	advised := Huge()
 	if !askOnly() {
 		if advised != 0 {
-			t.Fatalf("the kernel's mode is not madvise, yet Reserve marked %d bytes", advised)
+			t.Fatalf("the kernel's mode is not madvise, yet Huge marked %d bytes", advised)
 		}
 		return
 	}
 	if advised < stretch-2<<20 {
-		t.Fatalf("Reserve marked %d bytes of a %d-byte stretch", advised, stretch)
+		t.Fatalf("Huge marked %d bytes of a %d-byte stretch", advised, stretch)
 	}
 	block := make([]byte, touched)
 	for i := 0; i < len(block); i += 4096 {
@@ -45,8 +48,11 @@ func TestReserveBacksTheHeapWithHugePages(t *testing.T) {
 	if grown < touched/2 {
 		t.Errorf("after touching %d MB of heap, huge pages grew by %d MB; want most of it", touched>>20, grown>>20)
 	}
-	if again := Reserve(stretch, true); again != 0 {
-		t.Errorf("a second Reserve marked %d bytes; want 0 (it would clear used heap)", again)
+	if again := Reserve(stretch); again != 0 {
+		t.Errorf("a second Reserve reserved %d bytes; want 0 (it would clear used heap)", again)
+	}
+	if again := Huge(); again != 0 {
+		t.Errorf("a second Huge marked %d bytes; want 0", again)
 	}
 	_ = block[len(block)-1]
 }
