@@ -162,8 +162,8 @@ var governed bool
 // margin for what the runtime returns to the kernel only after a delay.
 const residentBudget = 1500 << 20
 
-// heapStretch is how much of the heap to reserve: two thirds
-// of the soft memory limit, which holds a rebuild's heap and most of a
+// heapStretch is how much of the heap to reserve: two thirds of the
+// soft memory limit, which holds a rebuild's heap and most of a
 // cold build's, but no more than 4 GB of address space when the
 // environment sets a limit far larger. Taking the whole limit made the
 // runtime return memory to the kernel while the stretch was being taken,
@@ -175,9 +175,9 @@ func heapStretch(limit int64) int {
 // muchWork is pipeline.Config.Garbage: a build that reads and renders
 // much (a cold build, or a rebuild of many pages) has the rest of its
 // heap backed by huge pages, with which it spends less CPU time (fewer
-// missed address translations), and collects less often. A rebuild of a few pages stays in small pages: on
-// a virtual machine, fresh huge pages cost it more than they save
-// (BENCHMARKS.md, session 27).
+// missed address translations), and collects less often. A rebuild of
+// a few pages stays in small pages: on a virtual machine, fresh huge
+// pages cost it more than they save (BENCHMARKS.md, session 27).
 func muchWork(much bool) {
 	if much {
 		hugepages.Huge()
@@ -186,9 +186,9 @@ func muchWork(much bool) {
 }
 
 // collectLessOften sets GOGC 400 while the build makes much garbage,
-// Go's default 100 otherwise. A rebuild that renders
-// few pages keeps most of what it allocates (every record's summary, the
-// caches' tables): letting its heap grow to five times that only made the
+// Go's default 100 otherwise. A rebuild that renders few pages keeps
+// most of what it allocates (every record's summary, the caches'
+// tables): letting its heap grow to five times that only made the
 // process fault in hundreds of megabytes of fresh memory, which cost more
 // system time than the collections it spared.
 func collectLessOften(much bool) {

@@ -116,8 +116,8 @@ func Huge() int {
 var hugeOnce sync.Once
 
 // chunkSize is the size of the pieces the stretch is taken in: two huge
-// pages. The kernel merges the marked pieces, which lie side by side, into
-// one region.
+// pages. Marked for huge pages, the pieces, which lie side by side, are
+// merged by the kernel into one region.
 const chunkSize = 4 << 20
 
 // askOnly reports whether the kernel gives huge pages only to memory
