@@ -14,8 +14,7 @@ import (
 // each 4 KB page, and returns the wall and system time that took; with
 // huge, the memory is first marked for transparent huge pages
 // (MADV_HUGEPAGE), as a cold build marks its heap (internal/hugepages),
-// and
-// ok is false where that cannot be asked. A build is a new process: every
+// and ok is false where that cannot be asked. A build is a new process: every
 // page of its heap is memory the kernel has to find, clear and map first.
 // On a plain machine that is a small part of a rebuild; on a virtual
 // machine whose host takes back the memory a guest frees, it can be the

@@ -13,9 +13,10 @@ import (
 const childEnv = "HUGEPAGES_TEST_CHILD"
 
 // TestPrefaultFaultsInWhereTheHeapGrows: Prefault makes the start of the
-// reserved stretch (not marked for huge pages) resident without the program touching it, and the heap
-// then grows into those very pages: touching fresh heap takes no more
-// memory. A second call does nothing.
+// reserved stretch (not marked for huge pages) resident, in small pages,
+// without the program touching it, and the heap then grows into those
+// very pages: touching fresh heap takes no more memory. A second call
+// does nothing.
 func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
 	if os.Getenv(childEnv) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultFaultsInWhereTheHeapGrows$", "-test.v")
