@@ -458,6 +458,9 @@ func (inc *incremental) changedTerms(fields [][]dictTerm, fresh []map[string]boo
 		return nil, nil, false, nil
 	}
 	readChecks(checks, read, inc.changed)
+	if slices.ContainsFunc(checks, func(ck termCheck) bool { return ck.damaged }) {
+		return nil, nil, false, nil
+	}
 	changed, got, err = judge(checks)
 	inc.checked = len(checks)
 	inc.verified = map[termKey]bool{}
@@ -515,6 +518,9 @@ type termCheck struct {
 	old  fieldTerm
 	had  bool
 	same bool // probed: the same postings as old (cur not read)
+	// damaged: old, as the term cache holds it, does not read (checked
+	// beside the probes, on every core)
+	damaged bool
 	// patched: cur is old with the changed docs' postings as probed, not
 	// read whole
 	patched bool
@@ -535,8 +541,8 @@ func (inc *incremental) checksOf(cands []termKey, fields [][]dictTerm) ([]termCh
 		ck := termCheck{termKey: k}
 		ck.old, ck.had = cs.lookup(k)
 		// the old postings are compared where they are, in the cache
-		// file, not decoded into memory
-		if ck.had && (ck.old.df == dupDF || ck.old.each(func(posting) bool { return true }) != nil) {
+		// file, not decoded into memory; readChecks checks they read
+		if ck.had && ck.old.df == dupDF {
 			return nil, false
 		}
 		dict := fields[k.field]
@@ -565,6 +571,10 @@ func readChecks(checks []termCheck, read termReader, changed []uint32) {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
 				ck := &checks[i]
+				if ck.had && !ck.old.wellFormed() {
+					ck.damaged = true
+					continue
+				}
 				if ck.raw == "" {
 					continue
 				}
@@ -680,7 +690,9 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 		switch {
 		case !ck.had && len(ck.cur.posts) > 0, ck.had && len(ck.cur.posts) == 0:
 			changed = append(changed, changedTerm{ck.termKey, true})
-		case ck.had && !samePostings(&ck.old, &ck.cur):
+		// A term patched differs from old: its probe found the changed
+		// docs' postings, or its document frequency, otherwise.
+		case ck.had && (ck.patched || !samePostings(&ck.old, &ck.cur)):
 			changed = append(changed, changedTerm{ck.termKey, false})
 		}
 	}

@@ -185,6 +185,34 @@ func (ft *fieldTerm) each(fn func(p posting) bool) error {
 	return nil
 }
 
+// wellFormed reports whether the term's postings read without error
+// (each would not fail), decoded or not: the walk of each without its
+// work, over lists a one-record export otherwise only partly reads.
+func (ft *fieldTerm) wellFormed() bool {
+	if !ft.undecoded {
+		return true
+	}
+	b := ft.raw
+	for range ft.n {
+		for range 2 { // doc gap, freq
+			_, k := binary.Uvarint(b)
+			if k <= 0 {
+				return false
+			}
+			b = b[k:]
+		}
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l == 0 && len(b) < k+4 {
+			return false
+		}
+		b = b[k:]
+		if l == 0 {
+			b = b[4:]
+		}
+	}
+	return len(b) == 0
+}
+
 // count is the term's number of postings.
 func (ft *fieldTerm) count() int {
 	if ft.undecoded {
