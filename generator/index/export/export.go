@@ -152,7 +152,11 @@ type Stats struct {
 	// export's, with only the blocks holding a changed record's posting
 	// encoded again (patchentry.go).
 	PatchedEntries int
-	FiltersKept    bool // the filter files of the previous export were kept
+	// PatchedLists: prefix lists made from the previous export's, with
+	// only the blocks holding a changed record's posting encoded again
+	// (prefixpatch.go).
+	PatchedLists int
+	FiltersKept  bool // the filter files of the previous export were kept
 	// Of the terms the changed records hold or held, how many an
 	// incremental export compared with the term cache (CheckedTerms) and
 	// found changed (ChangedTerms); only the shards of the changed ones

@@ -54,6 +54,7 @@ func (x *exportRun) writeShards() error {
 		st.CachedEntries = int(pr.cache.prepHits.Load())
 		st.CachedLists = int(pr.cache.listHits.Load())
 		st.PatchedEntries = int(pr.cache.patchHits.Load())
+		st.PatchedLists = int(pr.cache.listPatchHits.Load())
 	}
 	for _, sh := range next.Shards {
 		x.shardFirst = append(x.shardFirst, sh.First)

@@ -529,6 +529,9 @@ func (pr *postingsReader) readRange(rg prefixRange, own map[fieldRaw]fieldTerm, 
 					return err
 				}
 			}
+			pl = pr.cache.patchList(rg.prefix, rg.field, live, sum, docCount)
+		}
+		if pl == nil {
 			// built and encoded in memory reused from list to list
 			sc := vlistScratch.Get().(*vlistBuffers)
 			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount, sc), pr.opts, sum, sc)

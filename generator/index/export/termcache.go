@@ -478,7 +478,9 @@ type termCache struct {
 	// with the blocks holding a changed record's posting encoded again
 	// (patchPrepared).
 	patchHits atomic.Int64
-	holder    map[string]int // listKey → the previous shard that held the list
+	// listPatchHits counts the prefix lists made so (patchList).
+	listPatchHits atomic.Int64
+	holder        map[string]int // listKey → the previous shard that held the list
 	// verified: terms the changed records hold or held whose postings are
 	// as cached (incremental.verified); set before the shards are read.
 	verified map[termKey]bool
