@@ -192,25 +192,8 @@ func (ft *fieldTerm) wellFormed() bool {
 	if !ft.undecoded {
 		return true
 	}
-	b := ft.raw
-	for range ft.n {
-		for range 2 { // doc gap, freq
-			_, k := binary.Uvarint(b)
-			if k <= 0 {
-				return false
-			}
-			b = b[k:]
-		}
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l == 0 && len(b) < k+4 {
-			return false
-		}
-		b = b[k:]
-		if l == 0 {
-			b = b[4:]
-		}
-	}
-	return len(b) == 0
+	rest, err := ft.walkRaw(func(uint32) bool { return true })
+	return err == nil && len(rest) == 0
 }
 
 // count is the term's number of postings.
@@ -232,32 +215,40 @@ func (ft *fieldTerm) eachDoc(fn func(doc uint32) bool) error {
 		}
 		return nil
 	}
+	_, err := ft.walkRaw(fn)
+	return err
+}
+
+// walkRaw calls fn with the doc number of each posting of raw (the
+// term's postings undecoded), in order, until fn returns false, and
+// returns the bytes after the last posting read.
+func (ft *fieldTerm) walkRaw(fn func(doc uint32) bool) ([]byte, error) {
 	b, doc := ft.raw, uint32(0)
 	for range ft.n {
 		gap, k := binary.Uvarint(b)
 		if k <= 0 {
-			return errTermCache
+			return nil, errTermCache
 		}
 		doc += uint32(gap)
 		if !fn(doc) {
-			return nil
+			return nil, nil
 		}
 		b = b[k:]
 		_, k = binary.Uvarint(b) // freq
 		if k <= 0 {
-			return errTermCache
+			return nil, errTermCache
 		}
 		b = b[k:]
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l == 0 && len(b) < k+4 {
-			return errTermCache
+			return nil, errTermCache
 		}
 		b = b[k:]
 		if l == 0 {
 			b = b[4:]
 		}
 	}
-	return nil
+	return b, nil
 }
 
 // holdsAny reports whether the term's postings hold one of docs (sorted),
