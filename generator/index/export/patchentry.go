@@ -172,10 +172,8 @@ func docWeight(group []fieldTerm, long []int, w []float64, doc uint32) (float64,
 func (pt *preparedTerm) reencode(i int, posts []posting, head, changed []uint32, blockSize int) bool {
 	blocks := pt.blocks[i]
 	for _, d := range changed {
-		k, _ := slices.BinarySearchFunc(blocks, d, func(b encodedBlock, d uint32) int {
-			return cmpPostingDoc(posting{doc: b.last}, d)
-		})
-		if k == len(blocks) || blocks[k].first > d {
+		k, ok := blockOf(blocks, d)
+		if !ok {
 			continue // not in this list's tail
 		}
 		old := &blocks[k]
@@ -201,6 +199,15 @@ func (pt *preparedTerm) reencode(i int, posts []posting, head, changed []uint32,
 		pt.fallbacks += fallbacks - oldFallbacks
 	}
 	return true
+}
+
+// blockOf returns the index of the block (sorted, disjoint) whose doc
+// range holds doc, if one does.
+func blockOf(blocks []encodedBlock, doc uint32) (int, bool) {
+	k, _ := slices.BinarySearchFunc(blocks, doc, func(b encodedBlock, d uint32) int {
+		return cmpPostingDoc(posting{doc: b.last}, d)
+	})
+	return k, k < len(blocks) && blocks[k].first <= doc
 }
 
 // blockFallbacks counts the norms a term's block wrote as raw bits: its

@@ -58,14 +58,9 @@ func (c *termCache) patchList(prefix string, field int, live []*fieldTerm, sum u
 	pl := *old
 	pl.blocks = slices.Clone(old.blocks)
 	for _, d := range inList {
-		k, _ := slices.BinarySearchFunc(pl.blocks, d, func(b encodedBlock, d uint32) int {
-			return cmpPostingDoc(posting{doc: b.last}, d)
-		})
-		if k == len(pl.blocks) || pl.blocks[k].first > d {
-			return nil // in the head after all: the head check failed to see it
-		}
-		if !reencodeVBlock(&pl, k, live, idf) {
-			return nil
+		k, ok := blockOf(pl.blocks, d)
+		if !ok || !reencodeVBlock(&pl, k, live, idf) {
+			return nil // the list is not as the cache says
 		}
 	}
 	pl.cached = appendList(nil, &pl)
