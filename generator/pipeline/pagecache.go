@@ -541,9 +541,10 @@ func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable)
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
-// (cachefile.Seal), in pieces that, put end to end, are its bytes: the
-// tables are not copied into one buffer (savePageCache writes them).
-func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerprint) [][]byte {
+// (cachefile.Seal) and its tail (pageCacheTail), in pieces that, put end
+// to end, are its bytes: the tables are not copied into one buffer
+// (savePageCache writes them).
+func (t pageTables) pieces(export entryMap) [][]byte {
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
@@ -556,17 +557,22 @@ func (t pageTables) pieces(export entryMap, unusable int, marker publish.Fingerp
 		out = append(append(out, head), table...)
 		head = nil
 	}
+	return out
+}
+
+// pageCacheTail is the last piece of a cache file: what is known only
+// once the site is published, its marker, last.
+func pageCacheTail(unusable int, marker publish.Fingerprint) []byte {
 	var tail []byte
 	tail = binary.AppendVarint(tail, int64(unusable))
 	tail = binary.AppendVarint(tail, marker.Size)
 	tail = binary.AppendVarint(tail, marker.ModTime)
-	tail = binary.AppendUvarint(tail, marker.Ino)
-	return append(out, tail)
+	return binary.AppendUvarint(tail, marker.Ino)
 }
 
 // file returns the bytes of the cache file made of t and the rest.
 func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
-	return cachefile.Seal(bytes.Join(t.pieces(export, unusable, marker), nil))
+	return cachefile.Seal(bytes.Join(append(t.pieces(export), pageCacheTail(unusable, marker)), nil))
 }
 
 // encodePageCache returns the bytes of the cache's file; its record
@@ -660,20 +666,34 @@ func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 	return pc, m.Bytes(), m
 }
 
-// savePageCache writes a cache file's bytes (pieces, sealed) atomically
-// (a temp file renamed), so a killed build never leaves a half-written
-// one; not when they are those of the file already (old).
-func savePageCache(path string, pieces [][]byte, old []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	wrote, err := cachefile.WriteSealed(path, old, pieces...)
+// A pageCacheWriter writes a cache file atomically (a temp file renamed),
+// so a killed build never leaves a half-written one, and not when its
+// bytes are those of the file already (old). Its pieces are written as
+// soon as they are known, beside the publication of the site; the tail
+// (pageCacheTail) follows once the site's new marker is known.
+type pageCacheWriter struct {
+	path string
+	w    *cachefile.SealedWriter
+}
+
+func beginPageCache(path string, pieces [][]byte, old []byte) *pageCacheWriter {
+	// A folder that cannot be made fails the first write, reported then.
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	return &pageCacheWriter{path: path, w: cachefile.BeginSealed(path, old, pieces...)}
+}
+
+// finish writes the tail and renames the file into place.
+func (pw *pageCacheWriter) finish(tail []byte) error {
+	wrote, err := pw.w.Finish(tail)
 	if wrote {
 		// The file of the format before internal/cachefile, never read now.
-		os.Remove(path + ".gob")
+		os.Remove(pw.path + ".gob")
 	}
 	return err
 }
+
+// abort leaves the cache file as it was.
+func (pw *pageCacheWriter) abort() { pw.w.Abort() }
 
 // reuseAll keeps every previous file of a kind when all of them have this
 // key and are still on disk as written; it keeps none otherwise.

@@ -990,6 +990,7 @@ func (b *build) write() error {
 	}
 	setPrints(b.out, b.exportEntries)
 	b.next.Unusable = b.rep.Unusable
+	saves := b.beginSaves()
 	var previous []string
 	if b.prev.size() > 0 {
 		// The record pages this build has the paths of stay: they are
@@ -997,52 +998,91 @@ func (b *build) write() error {
 		previous = b.prev.files(b.prevRecords)
 	}
 	if err := b.out.CommitKnown(previous, b.staying); err != nil {
+		saves.abort()
 		return err
 	}
 	var err error
 	if b.next.Marker, err = b.out.Marker(); err != nil {
+		saves.abort()
 		return err
 	}
-	stateDone := b.saveExportState()
-	if b.gerr == nil {
-		// A cache that cannot be saved only costs the next build time.
-		pieces := b.tables.pieces(b.exportEntries, b.next.Unusable, b.next.Marker)
-		if err := savePageCache(b.pcPath, pieces, b.prevBytes); err != nil {
-			b.c.cacheProblem("page cache: " + err.Error())
-		}
-	}
-	if err := <-stateDone; err != nil {
-		b.c.cacheProblem("search export state: " + err.Error())
-	}
+	b.finishSaves(saves)
 	st := b.out.Stats()
 	b.rep.Written, b.rep.Unchanged, b.rep.Removed, b.rep.Bytes, b.rep.Publish = st.Written, st.Unchanged, st.Removed, st.Bytes, st.Mode
 	b.timer.done("write")
 	return nil
 }
 
-// saveExportState saves what the export leaves for the next one, valid
-// for the site just published, and closes the index, beside the page
-// cache's saving; a state that cannot be saved only makes the next export
-// whole.
-func (b *build) saveExportState() <-chan error {
-	prevMarker, _ := b.out.Previous()
-	marker := fmt.Sprint(b.next.Marker)
+// nextSaves is what a build leaves for the next one, saved beside the
+// publication of the site: the page cache and the search export's state
+// are written while the site is published, and their last piece, which
+// names the new site (its marker), once it is. The index is closed
+// meanwhile.
+type nextSaves struct {
+	pc     chan *pageCacheWriter  // nil: no page cache is saved (b.gerr)
+	state  chan *export.StateSave // a nil StateSave: the export was kept, no state made
+	closed chan struct{}
+}
+
+func (b *build) beginSaves() *nextSaves {
+	sv := &nextSaves{state: make(chan *export.StateSave, 1), closed: make(chan struct{})}
+	if b.gerr == nil {
+		sv.pc = make(chan *pageCacheWriter, 1)
+		go func() { sv.pc <- beginPageCache(b.pcPath, b.tables.pieces(b.exportEntries), b.prevBytes) }()
+	}
+	go func() {
+		var s *export.StateSave
+		if b.exporter != nil {
+			s = b.exporter.BeginSaveState()
+		}
+		sv.state <- s
+	}()
 	idx := b.idx
 	b.idx = nil // closed here, not by closeIndex
-	done := make(chan error, 1)
 	go func() {
-		var err error
-		if b.exporter != nil {
-			err = b.exporter.SaveState(marker)
-		} else {
-			err = export.MoveState(filepath.Join(b.c.CacheDir, "index"), fmt.Sprint(prevMarker), marker)
-		}
+		defer close(sv.closed)
 		if idx != nil {
 			idx.Close()
 		}
-		done <- err
 	}()
-	return done
+	return sv
+}
+
+// finishSaves ends the saves for the site just published (b.next.Marker).
+// A cache or a state that cannot be saved only costs the next build time
+// (a state lost makes the next export whole).
+func (b *build) finishSaves(sv *nextSaves) {
+	prevMarker, _ := b.out.Previous()
+	marker := fmt.Sprint(b.next.Marker)
+	stateDone := make(chan error, 1)
+	go func() {
+		if s := <-sv.state; s != nil {
+			stateDone <- s.Finish(marker)
+		} else {
+			stateDone <- export.MoveState(filepath.Join(b.c.CacheDir, "index"), fmt.Sprint(prevMarker), marker)
+		}
+	}()
+	if sv.pc != nil {
+		if err := (<-sv.pc).finish(pageCacheTail(b.next.Unusable, b.next.Marker)); err != nil {
+			b.c.cacheProblem("page cache: " + err.Error())
+		}
+	}
+	if err := <-stateDone; err != nil {
+		b.c.cacheProblem("search export state: " + err.Error())
+	}
+	<-sv.closed
+}
+
+// abort drops what was saved, the site not published: the files saved
+// before stay, for the site as it is.
+func (sv *nextSaves) abort() {
+	if sv.pc != nil {
+		(<-sv.pc).abort()
+	}
+	if s := <-sv.state; s != nil {
+		s.Abort()
+	}
+	<-sv.closed
 }
 
 // errStop ends a stream early when its consumer wants no more.

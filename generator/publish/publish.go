@@ -25,7 +25,6 @@ package publish
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,7 +32,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -784,117 +782,6 @@ func (s *Site) publishNew() error {
 	}
 	return nil
 }
-
-// writeFileList writes FileList into the stage: the new site's files.
-// The list is compressed as it is written, not built whole first: at
-// 100,000 records it is megabytes of paths, fresh memory for one write.
-// The files kept as a block are sorted already: only the others are
-// sorted, and the two merged.
-func (s *Site) writeFileList() error {
-	rels := make([]string, 0, len(s.prints))
-	for rel := range s.prints {
-		rels = append(rels, rel)
-	}
-	slices.Sort(rels)
-	rels = mergeSorted(rels, s.block.rels)
-	f, err := os.Create(filepath.Join(s.stage, FileList))
-	if err != nil {
-		return err
-	}
-	err = writeList(f, rels)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// writeList writes rels, a line each, gzipped, to w: in parts compressed
-// side by side, one gzip member each (a gzip reader reads the members as
-// one stream), as the publication waits for it and the other cores have
-// nothing else to do.
-func writeList(w io.Writer, rels []string) error {
-	parts := max(1, min(runtime.GOMAXPROCS(0), len(rels)/listPart))
-	zipped := make([]bytes.Buffer, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			zipList(&zipped[p], rels[p*len(rels)/parts:(p+1)*len(rels)/parts])
-		}()
-	}
-	wg.Wait()
-	for p := range zipped {
-		if _, err := zipped[p].WriteTo(w); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// listPart is the fewest paths a part of the file list holds.
-const listPart = 16 << 10
-
-// zipList writes rels, a line each, as one gzip member into buf.
-func zipList(buf *bytes.Buffer, rels []string) {
-	// The fastest level: the list is written again by every build that
-	// renames a file (a one-record change renames search files), where the
-	// default level's extra compression costs more time than it saves
-	// bytes of a file only the next build reads.
-	zw, _ := gzip.NewWriterLevel(buf, gzip.BestSpeed)
-	var line []byte
-	for _, rel := range rels {
-		line = append(append(line[:0], rel...), '\n')
-		zw.Write(line)
-	}
-	zw.Close() // a buffer's writes do not fail
-}
-
-// mergeSorted merges two sorted lists of distinct paths, none in both.
-func mergeSorted(a, b []string) []string {
-	if len(b) == 0 {
-		return a
-	}
-	out := make([]string, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if a[0] < b[0] {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	return append(append(out, a...), b...)
-}
-
-// readFileList returns the files FileList in out names, or nil when it is
-// missing or unreadable (a site of an older errdocs: then the folder is
-// walked, and every file in it taken for the previous site's).
-func readFileList(out string) []string {
-	f, err := os.Open(filepath.Join(out, FileList))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(io.LimitReader(f, maxFileList))
-	if err != nil {
-		return nil
-	}
-	var rels []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		if rel := sc.Text(); CheckPath(rel) == nil {
-			rels = append(rels, rel)
-		}
-	}
-	if sc.Err() != nil {
-		return nil
-	}
-	return rels
-}
-
-// maxFileList bounds what readFileList reads of a FileList (whose bytes
-// anyone with write access to the output could have replaced).
-const maxFileList = 256 << 20
 
 func writeMarker(dir string) error {
 	return os.WriteFile(filepath.Join(dir, Marker), []byte("This folder was written by errdocs; a build replaces it whole.\n"), 0o644)

@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -515,28 +516,123 @@ func TestKeepSortedSwap(t *testing.T) {
 	}
 }
 
-// The file list written in parts reads back, with any gzip reader, as the
-// paths in order, a line each.
+// The file list written in members reads back, with any gzip reader, as
+// the paths in order, a line each.
 func TestWriteListInParts(t *testing.T) {
-	for _, n := range []int{0, 1, listPart, 3*listPart + 7} {
-		rels := make([]string, n)
-		for k := range rels {
-			rels[k] = fmt.Sprintf("o/r%d/s%07d/index.html", k%13, k)
-		}
+	for _, n := range []int{0, 1, 5000, 3*maxListChunk + 7} {
+		rels := sitePaths(n)
 		var b bytes.Buffer
-		must(t, writeList(&b, rels))
-		zr, err := gzip.NewReader(&b)
-		must(t, err)
-		data, err := io.ReadAll(zr)
-		must(t, err)
-		want := ""
-		if n > 0 {
-			want = strings.Join(rels, "\n") + "\n"
-		}
-		if string(data) != want {
-			t.Errorf("%d paths: the list reads back as %d bytes, want %d", n, len(data), len(want))
+		must(t, writeList(&b, rels, nil))
+		if got, want := gunzip(t, b.Bytes()), joinLines(rels); got != want {
+			t.Errorf("%d paths: the list reads back as %d bytes, want %d", n, len(got), len(want))
 		}
 	}
+}
+
+// A list written after another copies the members whose paths did not
+// change: one path added and one removed change at most the members that
+// held them (and, were a removed path a member's last, the next).
+func TestWriteListCopiesUnchangedMembers(t *testing.T) {
+	rels := sitePaths(60000)
+	var before bytes.Buffer
+	must(t, writeList(&before, rels, nil))
+	// Each member of the old list stamped (its header's time, which no
+	// checksum covers), so that a member copied tells itself from one
+	// compressed again.
+	old := memberList(t, before.Bytes())
+	if len(old) < 10 {
+		t.Fatalf("60,000 paths made %d members, want at least 10", len(old))
+	}
+	for _, m := range old {
+		m[4] = 1
+	}
+	changed := slices.Delete(slices.Clone(rels), 30000, 30001)
+	changed = slices.Insert(changed, 123, rels[122]+"x/index.html")
+	var after bytes.Buffer
+	must(t, writeList(&after, changed, before.Bytes()))
+	if got, want := gunzip(t, after.Bytes()), joinLines(changed); got != want {
+		t.Fatalf("the list reads back as %d bytes, want %d", len(got), len(want))
+	}
+	members := memberList(t, after.Bytes())
+	fresh := 0
+	for _, m := range members {
+		if m[4] != 1 {
+			fresh++
+		}
+	}
+	if fresh == 0 || fresh > 3 || len(members) < len(old)-2 {
+		t.Errorf("%d of %d members compressed again (the old list had %d) after one path added and one removed, want 1 to 3", fresh, len(members), len(old))
+	}
+}
+
+// A previous list whose members' headers do not match what they hold
+// (changed by hand) is not copied from: the list still reads back right.
+func TestWriteListChecksWhatItCopies(t *testing.T) {
+	rels := sitePaths(20000)
+	var good bytes.Buffer
+	must(t, writeList(&good, rels, nil))
+	// The old list: the same members with their lines changed (as long),
+	// under the headers (hashes) of the right ones.
+	forged := []byte{}
+	goodMembers := memberList(t, good.Bytes())
+	for c, chunk := range listChunks(rels) {
+		lines := appendLines(nil, chunk)
+		for k := range lines {
+			if lines[k] == 'i' {
+				lines[k] = 'I'
+			}
+		}
+		fake := zipLines(lines, [16]byte(goodMembers[c][16:32]))
+		forged = append(forged, fake...)
+	}
+	var b bytes.Buffer
+	must(t, writeList(&b, rels, forged))
+	if got, want := gunzip(t, b.Bytes()), joinLines(rels); got != want {
+		t.Fatalf("after a forged list the list reads back as %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// memberList returns a list's members in order.
+func memberList(t *testing.T, list []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for len(list) > 0 {
+		n := int(binary.LittleEndian.Uint32(list[listLenAt:]))
+		if n <= 0 || n > len(list) {
+			t.Fatalf("a member claims %d bytes of %d", n, len(list))
+		}
+		out, list = append(out, list[:n]), list[n:]
+	}
+	return out
+}
+
+// sitePaths makes n paths like a site's, sorted: record pages of a few
+// repos and content-hashed search files.
+func sitePaths(n int) []string {
+	rels := make([]string, n)
+	for k := range rels {
+		if k%10 == 0 {
+			rels[k] = fmt.Sprintf("search/t%05x-%08x.json", k, uint32(k)*2654435761)
+		} else {
+			rels[k] = fmt.Sprintf("o%d/r%d/s%07d-%s/index.html", k%7, k%13, k, strings.Repeat("x", k%17))
+		}
+	}
+	slices.Sort(rels)
+	return rels
+}
+
+func joinLines(rels []string) string { return string(appendLines(nil, rels)) }
+
+func gunzip(t *testing.T, b []byte) string {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if len(b) == 0 {
+		return ""
+	}
+	must(t, err)
+	data, err := io.ReadAll(zr)
+	must(t, err)
+	return string(data)
 }
 
 // publishedSite publishes a site of rels, each file holding its own path,

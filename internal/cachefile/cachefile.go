@@ -335,49 +335,88 @@ func (r *Reader) Decode(f func(b []byte) (rest []byte, err error)) {
 // memory. When old holds exactly those bytes (the file as it was read),
 // nothing is written and wrote is false.
 func WriteSealed(path string, old []byte, pieces ...[]byte) (wrote bool, err error) {
-	n := 0
-	for _, p := range pieces {
-		n += len(p)
-	}
-	var trailer [12]byte
-	binary.LittleEndian.PutUint64(trailer[:8], uint64(n))
-	sum := uint32(0)
-	for _, p := range pieces {
-		sum = crc32.Update(sum, table, p)
-	}
-	sum = crc32.Update(sum, table, trailer[:8])
-	binary.LittleEndian.PutUint32(trailer[8:], sum)
-	if len(old) == n+len(trailer) {
-		same, at := true, 0
-		for _, p := range append(pieces, trailer[:]) {
-			if !bytes.Equal(old[at:at+len(p)], p) {
-				same = false
-				break
-			}
-			at += len(p)
-		}
-		if same {
+	return BeginSealed(path, old, pieces...).Finish()
+}
+
+// A SealedWriter writes a sealed file in two steps: the bulk of its bytes
+// as soon as they are known (BeginSealed), the last pieces when they are
+// (Finish), so that writing the bulk can overlap the work that decides
+// the rest. Until Finish renames it into place, the file at path is the
+// old one.
+type SealedWriter struct {
+	path string
+	old  []byte // the file as it was read
+	// While the pieces repeat old's first bytes they are held, not
+	// written: a file that comes out the same is not written at all.
+	same bool
+	held [][]byte
+	n    int    // bytes held
+	crc  uint32 // of the bytes held
+	s    *StreamWriter
+	err  error
+}
+
+// BeginSealed starts the file at path with pieces, as WriteSealed would
+// write it, for Finish to end. old is as for WriteSealed.
+func BeginSealed(path string, old []byte, pieces ...[]byte) *SealedWriter {
+	w := &SealedWriter{path: path, old: old, same: old != nil}
+	w.add(pieces)
+	return w
+}
+
+// Finish appends the last pieces and the seal, and renames the file into
+// place; it writes nothing when old holds exactly the file's bytes.
+func (w *SealedWriter) Finish(last ...[]byte) (wrote bool, err error) {
+	w.add(last)
+	if w.same && len(w.old) == w.n+12 {
+		crc := crc32.Update(w.crc, table, w.old[w.n:w.n+8])
+		if binary.LittleEndian.Uint64(w.old[w.n:]) == uint64(w.n) && binary.LittleEndian.Uint32(w.old[w.n+8:]) == crc {
 			return false, nil
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
-	if err != nil {
-		return false, err
+	if !w.stream() {
+		return false, w.err
 	}
-	for _, p := range append(pieces, trailer[:]) {
-		if _, err = tmp.Write(p); err != nil {
-			break
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := w.s.Commit(); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// Abort drops what was written; the file at path stays as it was.
+func (w *SealedWriter) Abort() {
+	if w.s != nil {
+		w.s.Abort()
+	}
+}
+
+// add takes pieces: held while they repeat old, written otherwise.
+func (w *SealedWriter) add(pieces [][]byte) {
+	for _, p := range pieces {
+		if w.same && w.n+len(p) <= len(w.old) && bytes.Equal(w.old[w.n:w.n+len(p)], p) {
+			w.held = append(w.held, p)
+			w.n += len(p)
+			w.crc = crc32.Update(w.crc, table, p)
+			continue
+		}
+		w.same = false
+		if w.stream() {
+			w.s.Write(p)
+		}
+	}
+}
+
+// stream makes sure the file is being written, the pieces held first.
+func (w *SealedWriter) stream() bool {
+	if w.s == nil && w.err == nil {
+		w.same = false
+		if w.s, w.err = createStream(w.path); w.err != nil {
+			return false
+		}
+		for _, p := range w.held {
+			w.s.Write(p)
+		}
+		w.held = nil
+	}
+	return w.err == nil
 }

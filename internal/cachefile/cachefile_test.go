@@ -230,6 +230,56 @@ func TestWriteSealed(t *testing.T) {
 	}
 }
 
+// A file written in two steps (BeginSealed, Finish) is the file
+// WriteSealed writes of all its pieces; until Finish the old file stays,
+// and Abort leaves it so, with no temporary file behind.
+func TestSealedInTwoSteps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	bulk := [][]byte{Begin(nil, "k", 1), bytes.Repeat([]byte("bulk "), 1000)}
+	last := []byte("last")
+	want := Seal(bytes.Join(append(bulk, last), nil))
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := BeginSealed(path, nil, bulk...)
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("before Finish the file reads %q", got)
+	}
+	if wrote, err := w.Finish(last); err != nil || !wrote {
+		t.Fatalf("Finish: %v, %v", wrote, err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("two steps wrote %d bytes (%v), want the %d WriteSealed writes", len(got), err, len(want))
+	}
+	// The same bytes again: nothing written, held pieces never flushed.
+	before, _ := os.Stat(path)
+	if wrote, err := BeginSealed(path, got, bulk...).Finish(last); err != nil || wrote {
+		t.Fatalf("the same bytes again: wrote %v, %v", wrote, err)
+	}
+	if after, _ := os.Stat(path); !os.SameFile(before, after) {
+		t.Fatal("the file was replaced though its bytes were the same")
+	}
+	// The bulk as before, the last piece not: the held bulk is written too.
+	want2 := Seal(bytes.Join(append(bulk, []byte("other")), nil))
+	if wrote, err := BeginSealed(path, got, bulk...).Finish([]byte("other")); err != nil || !wrote {
+		t.Fatalf("another last piece: wrote %v, %v", wrote, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want2) {
+		t.Fatalf("another last piece: the file is %d bytes, want %d", len(got), len(want2))
+	}
+	// Aborted after the bulk was written: the file stays, nothing is left.
+	w = BeginSealed(path, got, [][]byte{Begin(nil, "k", 2)}...)
+	w.Abort()
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want2) {
+		t.Fatal("Abort changed the file")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("after Abort the folder holds %d files, want 1", len(ents))
+	}
+}
+
 // TestEvictLeavesContent checks that an evicted mapping's pages leave the
 // process's resident memory and read back the file's bytes when touched.
 func TestEvictLeavesContent(t *testing.T) {

@@ -24,13 +24,21 @@ type StreamWriter struct {
 
 // CreateStream begins the file of kind and version at path.
 func CreateStream(path, kind string, version uint64) (*StreamWriter, error) {
+	s, err := createStream(path)
+	if err != nil {
+		return nil, err
+	}
+	s.Write(Begin(nil, kind, version))
+	return s, nil
+}
+
+// createStream begins a file at path whose header the caller writes.
+func createStream(path string) (*StreamWriter, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
 	if err != nil {
 		return nil, err
 	}
-	s := &StreamWriter{path: path, f: f, w: bufio.NewWriterSize(f, 64<<10)}
-	s.Write(Begin(nil, kind, version))
-	return s, nil
+	return &StreamWriter{path: path, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
 // Write appends p to the body. Its first error is kept, returned by

@@ -139,6 +139,55 @@ func numberingKey(docs []docRef) [32]byte {
 // SaveState keeps what the last Export left for the next one, once
 // its files are published in the site whose build marker is marker.
 func (ex *Exporter) SaveState(marker string) error {
+	return ex.BeginSaveState().Finish(marker)
+}
+
+// A StateSave is the state of the last Export being saved beside the
+// publication of its files: all that does not name the site first
+// (BeginSaveState), then, once the site is published, its marker
+// (Finish), which puts the state in place. Until then the state saved
+// before stays, for the site as it was.
+type StateSave struct {
+	ex  *Exporter
+	s   exportState
+	w   *cachefile.StreamWriter // nil: nothing pending to save
+	err error
+}
+
+// BeginSaveState begins saving the state of the last Export.
+func (ex *Exporter) BeginSaveState() *StateSave {
+	ss := &StateSave{ex: ex}
+	if ex.saved || ex.pending == nil {
+		return ss
+	}
+	ss.s = *ex.pending
+	s, dir := &ss.s, ex.ix.Dir()
+	// The patterns' words and the numbering are files of their own, under
+	// the key of what they hold, which a state names: saved now, should the
+	// site not be published, the state saved before does not take them
+	// for its own (its next export numbers and compiles afresh).
+	if s.patWords != nil {
+		key, err := savePatWords(dir, s.patWords)
+		if err != nil {
+			ss.err = err
+			return ss
+		}
+		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
+	}
+	if s.numbering != nil {
+		if ss.err = saveNumbering(dir, s.numbering); ss.err != nil {
+			return ss
+		}
+		ex.pending.numbering = nil
+	}
+	ss.w, ss.err = beginStateFile(dir, s)
+	return ss
+}
+
+// Finish saves the state for the site whose build marker is marker, and
+// removes what of the term cache it no longer refers to.
+func (ss *StateSave) Finish(marker string) error {
+	ex := ss.ex
 	if ex.saved {
 		return nil // saved already
 	}
@@ -149,29 +198,25 @@ func (ex *Exporter) SaveState(marker string) error {
 		}
 		return err
 	}
-	s := *ex.pending
-	if s.patWords != nil {
-		key, err := savePatWords(ex.ix.Dir(), s.patWords)
-		if err != nil {
-			return err
-		}
-		s.PatWordsKey, ex.pending.PatWordsKey, ex.pending.patWords = key, key, nil
+	err := ss.err
+	if err == nil {
+		err = finishStateFile(ss.w, &ss.s, marker)
 	}
-	if s.numbering != nil {
-		if err := saveNumbering(ex.ix.Dir(), s.numbering); err != nil {
-			return err
-		}
-		ex.pending.numbering = nil
-	}
-	err := saveExportState(ex.ix.Dir(), &s, marker)
 	// The state is saved or not, and the pending one (whose doc sets may
 	// refer to the mapping of the previous state) is done with.
 	ex.pending, ex.saved = nil, true
-	s.m.Close()
+	ss.s.m.Close()
 	if err != nil {
 		return err
 	}
-	return pruneTermCache(filepath.Join(ex.ix.Dir(), termCacheDir), s.Shards)
+	return pruneTermCache(filepath.Join(ex.ix.Dir(), termCacheDir), ss.s.Shards)
+}
+
+// Abort drops the state being saved: the one saved before stays.
+func (ss *StateSave) Abort() {
+	if ss.w != nil {
+		ss.w.Abort()
+	}
 }
 
 // freshTerms lists, per field, the terms the changed records hold now.

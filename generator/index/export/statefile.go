@@ -22,11 +22,21 @@ import (
 // every save and copied them all on every load.
 
 func saveExportState(dir string, s *exportState, marker string) error {
-	s.Marker = marker
+	w, err := beginStateFile(dir, s)
+	if err != nil {
+		return err
+	}
+	return finishStateFile(w, s, marker)
+}
+
+// beginStateFile writes the doc sets and the filter sums of s, most of
+// the file and nothing of the site it will describe; finishStateFile
+// adds the rest, with the marker of that site, and puts it in place.
+func beginStateFile(dir string, s *exportState) (*cachefile.StreamWriter, error) {
 	os.Remove(filepath.Join(dir, oldExportStateFile))
 	w, err := cachefile.CreateStream(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var head [binary.MaxVarintLen64]byte
 	w.Write(binary.AppendUvarint(head[:0], uint64(len(s.Shards))))
@@ -40,6 +50,11 @@ func saveExportState(dir string, s *exportState, marker string) error {
 	}
 	w.Write(binary.AppendUvarint(head[:0], uint64(len(sums))))
 	w.Write(sums)
+	return w, nil
+}
+
+func finishStateFile(w *cachefile.StreamWriter, s *exportState, marker string) error {
+	s.Marker = marker
 	if err := gob.NewEncoder(w).Encode(s); err != nil {
 		w.Abort()
 		return err
