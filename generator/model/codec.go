@@ -25,7 +25,7 @@ func (s *Summary) AppendBinary(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(t)))
 		b = append(b, t...)
 	}
-	return b
+	return append(b, s.listSum[:]...)
 }
 
 // SummaryDecoder decodes summaries from their binary form. It shares the
@@ -174,10 +174,14 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 			s.Tags[i] = shared(next())
 		}
 	}
+	if err == nil && len(b) < len(s.listSum) {
+		err = errShort
+	}
 	if err != nil {
 		return Summary{}, nil, err
 	}
-	return s, b, nil
+	copy(s.listSum[:], b)
+	return s, b[len(s.listSum):], nil
 }
 
 // SummaryLen returns the length of the summary's binary form at the start
@@ -222,5 +226,8 @@ func SummaryLen(b []byte) (int, error) {
 			return 0, errShort
 		}
 	}
-	return len(b) - len(rest), nil
+	if len(rest) < len(Summary{}.listSum) {
+		return 0, errShort
+	}
+	return len(b) - len(rest) + len(Summary{}.listSum), nil
 }

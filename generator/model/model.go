@@ -38,6 +38,12 @@ type Summary struct {
 	DocLen     int // bytes of documentation
 	Solutions  int // number of solutions
 	groupKey   string
+	// listSum is Sum's hash of the summary, made with it (Summarize) and
+	// kept with it (AppendBinary): a rebuild takes half a million summaries
+	// from its cache, and hashing them all again was a sizeable share of
+	// one that changed a record. Zero: not made (a summary built by hand),
+	// hashed by Build.
+	listSum [16]byte
 }
 
 func groupHash(s string) string {
@@ -71,7 +77,7 @@ func Summarize(r *record.Record) Summary {
 			tags[i] = intern(t)
 		}
 	}
-	return Summary{
+	s := Summary{
 		ID: r.ID, Repo: intern(r.Repo), Slug: r.Slug,
 		Message:    Cut(r.ErrorMessage, maxListedMessage),
 		Severity:   intern(r.Severity),
@@ -86,6 +92,8 @@ func Summarize(r *record.Record) Summary {
 		Solutions:  len(r.Solutions),
 		groupKey:   key,
 	}
+	s.listSum = s.hashListed(nil)
+	return s
 }
 
 // Cut shortens s to at most n runes, at a word boundary when one is near,
@@ -912,6 +920,9 @@ func FamilyPath(family string) string { return FamiliesPath + family + "/" }
 // re-renders none of them.
 func (s *Model) Sum(i int32) [16]byte { return s.sums[i] }
 
+// computeSums gathers the summaries' hashes into one table (Sum is
+// asked of records in any order, many times), hashing those that have
+// none.
 func (s *Model) computeSums(workers int) [][16]byte {
 	out := make([][16]byte, len(s.Summaries))
 	var wg sync.WaitGroup
@@ -921,14 +932,22 @@ func (s *Model) computeSums(workers int) [][16]byte {
 			defer wg.Done()
 			var buf []byte
 			for i := w; i < len(out); i += workers {
-				buf = s.Summaries[i].appendHash(buf[:0])
-				full := sha256.Sum256(buf)
-				copy(out[i][:], full[:])
+				sum := &s.Summaries[i]
+				if sum.listSum == ([16]byte{}) {
+					sum.listSum = sum.hashListed(buf)
+				}
+				out[i] = sum.listSum
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// hashListed is the summary's hash for Sum, made in buf.
+func (s *Summary) hashListed(buf []byte) [16]byte {
+	full := sha256.Sum256(s.appendHash(buf[:0]))
+	return [16]byte(full[:16])
 }
 
 // appendHash appends, length-prefixed, the fields a listing entry shows

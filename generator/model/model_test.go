@@ -556,3 +556,34 @@ func TestGroupsCache(t *testing.T) {
 		}
 	}
 }
+
+// A summary's hash for listings made with it (Summarize, kept through its
+// binary form) is the one Build makes of a summary that has none.
+func TestSumsMadeWithSummaries(t *testing.T) {
+	var made, bare Builder
+	var d SummaryDecoder
+	for i := range 9 {
+		r := rec(fmt.Sprintf("%016x", i+1), "a/x", fmt.Sprintf("s%d", i), "fam", "t1")
+		if i%3 == 1 {
+			r.ErrorMessage = "same message"
+		}
+		r.Documentation = strings.Repeat("d", i)
+		s := Summarize(r)
+		dec, _, err := d.Decode(s.AppendBinary(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		made.Add(dec)
+		s.listSum = [16]byte{}
+		bare.Add(s)
+	}
+	m, b := made.Build(), bare.Build()
+	for i := range int32(9) {
+		if m.Sum(i) != b.Sum(i) || m.Sum(i) == ([16]byte{}) {
+			t.Fatalf("record %d: the hash kept with its summary %x, the one made by Build %x", i, m.Sum(i), b.Sum(i))
+		}
+	}
+	if m.Sum(1) == m.Sum(4) {
+		t.Error("two records with one message, on two pages, share a hash")
+	}
+}

@@ -62,7 +62,7 @@ var fineMargin = 100 * time.Millisecond
 // the manifest check's sums, the model's related records and groups.
 const (
 	readCacheKind    = "read"
-	readCacheVersion = 2
+	readCacheVersion = 3
 	sumsKind         = "manifest sums"
 	sumsVersion      = 2
 	relatedKind      = "related"
