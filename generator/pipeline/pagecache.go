@@ -796,16 +796,19 @@ func globalKey(c *Config, assets map[string]string) (fileKey, error) {
 }
 
 // recordKey hashes what one record page is made from: the record, its
-// canonical record and its related records as listed. It writes the same
-// fields as a hasher would, into one buffer hashed at once.
-func recordKey(global fileKey, s *model.Model, i int32, raw [32]byte) fileKey {
+// canonical record (by its page's path, rels holding every record's) and
+// its related records as listed. It writes the same fields as a hasher
+// would, into one buffer hashed at once. The canonical's path is taken
+// from rels, not made from its summary: at half a million records, a
+// summary touched only for its repo and slug cost more than the hashing.
+func recordKey(global fileKey, s *model.Model, rels []string, i int32, raw [32]byte) fileKey {
 	var arr [512]byte
 	b := append(arr[:0], global[:]...)
 	b = binary.AppendVarint(b, int64(len(raw)))
 	b = append(b, raw[:]...)
-	c := &s.Summaries[s.Canonical(i)]
-	b = binary.AppendUvarint(b, uint64(len(c.Repo)+len(c.Slug)+2))
-	b = append(append(append(append(b, c.Repo...), '/'), c.Slug...), '/')
+	rel := rels[s.Canonical(i)]
+	b = binary.AppendUvarint(b, uint64(len(rel)))
+	b = append(b, rel...)
 	if s.Summaries[i].Thin() {
 		b = binary.AppendVarint(b, 1)
 	} else {

@@ -29,11 +29,13 @@ func TestRecordKeyAsHasher(t *testing.T) {
 	}
 	s := b.Build()
 	global := fileKey{1, 2, 3}
+	rels := make([]string, len(s.Summaries))
+	recordPaths(s.Summaries, rels)
 	for i := range s.Summaries {
 		raw := [32]byte{byte(i)}
 		h := newHasher(global)
 		h.bytes(raw[:])
-		h.str(s.Summaries[s.Canonical(int32(i))].Path())
+		h.str(rels[s.Canonical(int32(i))])
 		if s.Summaries[i].Thin() {
 			h.num(1)
 		} else {
@@ -43,7 +45,7 @@ func TestRecordKeyAsHasher(t *testing.T) {
 			sum := s.Sum(j)
 			h.h.Write(sum[:])
 		}
-		if got, want := recordKey(global, s, int32(i), raw), h.key(); got != want {
+		if got, want := recordKey(global, s, rels, int32(i), raw), h.key(); got != want {
 			t.Fatalf("record %d: key %x, want %x", i, got, want)
 		}
 	}

@@ -468,7 +468,7 @@ func (b *build) check() error {
 	}
 	err = parallel(b.ctx, total, b.c.Workers, func(k int) error {
 		i := int32(k)
-		b.keys[i] = recordKey(b.global, b.m, i, b.ds.raws[i])
+		b.keys[i] = recordKey(b.global, b.m, b.rels, i, b.ds.raws[i])
 		b.need[i] = true
 		return nil
 	})

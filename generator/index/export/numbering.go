@@ -122,6 +122,9 @@ func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, er
 		return false, err
 	}
 	docs := make([]docRef, len(refs))
+	// Which doc numbers are taken, in a table small enough to stay in
+	// the cache: docs is written in the numbering's order, not read.
+	taken := make([]uint64, (len(refs)+63)/64)
 	var pl placer
 	for _, d := range refs {
 		i, ok := pl.place(nt, d.id)
@@ -129,9 +132,10 @@ func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, er
 			return false, nil // not a record numbered
 		}
 		doc := nt.doc(i)
-		if docs[doc].id != "" {
-			return false, nil // a doc number twice (ids are not empty)
+		if doc >= len(docs) || taken[doc/64]&(1<<(doc%64)) != 0 {
+			return false, nil // a doc number out of range, or twice
 		}
+		taken[doc/64] |= 1 << (doc % 64)
 		docs[doc] = d
 		if _, edited := ch.Terms[d.id]; edited {
 			sortKey, ok := x.ex.ix.SortKeyOf(d.id)
