@@ -62,6 +62,9 @@ type exportState struct {
 	// numbering, when set, is the numbering to save in the numbering
 	// file (numberfile.go): made the whole way, and not saved yet.
 	numbering *savedNumbering
+	// termWrites writes the term cache files of Shards, which the state
+	// must not name before they are written.
+	termWrites *cacheWriter
 	// PatSums holds, per doc, patternSum of the messagePattern its pattern
 	// program and words were made from; KFirst and KHashes the pattern
 	// keys files (k/NNNN). An export whose changed records kept their
@@ -162,6 +165,7 @@ func (ex *Exporter) BeginSaveState() *StateSave {
 	}
 	ss.s = *ex.pending
 	s, dir := &ss.s, ex.ix.Dir()
+	s.termWrites.wait()
 	// The patterns' words and the numbering are files of their own, under
 	// the key of what they hold, which a state names: saved now, should the
 	// site not be published, the state saved before does not take them
@@ -267,6 +271,7 @@ type incremental struct {
 	affected []bool         // by previous shard
 	holder   map[string]int // listKey → the previous shard that held the list
 	cacheDir string         // the term cache's folder
+	cacheOut *cacheWriter   // writes its files
 	nDocs    int
 	cache    *termCache
 	// preread holds the postings changedTerms read, by field and bleve's
@@ -850,7 +855,7 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		lw := newShardWriter(inc.opts, w, st, inc.nDocs)
 		lw.takeBuffers(spare)
 		spare = lw
-		lw.cacheDir = inc.cacheDir
+		lw.cacheDir, lw.cacheOut = inc.cacheDir, inc.cacheOut
 		// A prefix range that begins before the run has its list written
 		// by the run only if the list was held at or after the run's
 		// first shard before: one held by an earlier shard stays there

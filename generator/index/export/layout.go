@@ -61,6 +61,7 @@ type shardWriter struct {
 	// then its body (addCached).
 	cacheDir string
 	cacheBuf []byte
+	cacheOut *cacheWriter // writes the files
 }
 
 // addCached appends an entry in the term cache's form to the shard's
@@ -290,7 +291,7 @@ func (l *shardWriter) flushShard() error {
 	}
 	if l.cacheDir != "" {
 		l.addCached(nil)
-		l.cacheBuf = writeTermCache(l.cacheDir, h, l.cacheBuf)[:0]
+		l.cacheBuf = l.cacheOut.put(l.cacheDir, h, l.cacheBuf)
 	}
 	out := shardOut{First: l.terms[0], Hash: h, Files: []string{rel}}
 	for _, ph := range l.pHashes {

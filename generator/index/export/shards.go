@@ -32,14 +32,17 @@ func (x *exportRun) writeShards() error {
 		st.CheckedTerms, st.ChangedTerms, st.ProbedTerms, st.PatchedTerms = inc.checked, inc.nChanged, len(inc.verified), inc.patched
 	}
 	shardStart := time.Now()
+	next.termWrites = newCacheWriter()
+	defer next.termWrites.close()
 	if inc != nil {
+		inc.cacheOut = next.termWrites
 		next.Shards, err = inc.shards(fields, ranges, pr, x.docCount, x.w, st)
 		// The shards are written: nothing refers to the term cache's
 		// mappings any more.
 		inc.cache.close()
 	} else {
 		lw := newShardWriter(x.opts, x.w, st, len(x.docs))
-		lw.cacheDir = filepath.Join(x.ex.ix.Dir(), termCacheDir)
+		lw.cacheDir, lw.cacheOut = filepath.Join(x.ex.ix.Dir(), termCacheDir), next.termWrites
 		err = lw.run(fields, ranges, pr, x.docCount, "", nil)
 		next.Shards = lw.shards
 		st.Shards = len(lw.shards)

@@ -292,6 +292,58 @@ func writeTermCache(dir, hash string, file []byte) []byte {
 	return file
 }
 
+// A cacheWriter writes term cache files on a goroutine of its own, so
+// that encoding the next shard does not wait for the file system: shards
+// hand their files over as they are flushed, and the state that names
+// them waits for them (Exporter.BeginSaveState). A file not written
+// costs a later export time, nothing else.
+type cacheWriter struct {
+	files chan cacheFile
+	free  chan []byte // buffers written out, for the next shards
+	done  chan struct{}
+}
+
+type cacheFile struct {
+	dir, hash string
+	file      []byte
+}
+
+func newCacheWriter() *cacheWriter {
+	w := &cacheWriter{files: make(chan cacheFile, 8), free: make(chan []byte, 4), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for f := range w.files {
+			b := writeTermCache(f.dir, f.hash, f.file)
+			select {
+			case w.free <- b[:0]:
+			default:
+			}
+		}
+	}()
+	return w
+}
+
+// put hands over the cache file of the shard named hash, and returns a
+// buffer for the next (nil when none is free yet).
+func (w *cacheWriter) put(dir, hash string, file []byte) []byte {
+	w.files <- cacheFile{dir, hash, file}
+	select {
+	case b := <-w.free:
+		return b
+	default:
+		return nil
+	}
+}
+
+// close says that no more files come; wait waits until those handed
+// over are written.
+func (w *cacheWriter) close() { close(w.files) }
+func (w *cacheWriter) wait() {
+	if w != nil {
+		<-w.done
+	}
+}
+
 var errTermCache = errors.New("index: term cache file damaged")
 
 // A cache file is indexed, not decoded: indexTermCache notes where each
