@@ -92,7 +92,7 @@ func Summarize(r *record.Record) Summary {
 		Solutions:  len(r.Solutions),
 		groupKey:   key,
 	}
-	s.listSum = s.hashListed(nil)
+	s.listSum = listHash(s.appendHash(nil))
 	return s
 }
 
@@ -934,7 +934,8 @@ func (s *Model) computeSums(workers int) [][16]byte {
 			for i := w; i < len(out); i += workers {
 				sum := &s.Summaries[i]
 				if sum.listSum == ([16]byte{}) {
-					sum.listSum = sum.hashListed(buf)
+					buf = sum.appendHash(buf[:0])
+					sum.listSum = listHash(buf)
 				}
 				out[i] = sum.listSum
 			}
@@ -944,9 +945,9 @@ func (s *Model) computeSums(workers int) [][16]byte {
 	return out
 }
 
-// hashListed is the summary's hash for Sum, made in buf.
-func (s *Summary) hashListed(buf []byte) [16]byte {
-	full := sha256.Sum256(s.appendHash(buf[:0]))
+// listHash is Sum's hash of a summary's appendHash.
+func listHash(b []byte) [16]byte {
+	full := sha256.Sum256(b)
 	return [16]byte(full[:16])
 }
 

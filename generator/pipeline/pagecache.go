@@ -543,7 +543,7 @@ func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable)
 // pieces returns the cache file made of t and the rest, but for its seal
 // (cachefile.Seal) and its tail (pageCacheTail), in pieces that, put end
 // to end, are its bytes: the tables are not copied into one buffer
-// (savePageCache writes them).
+// (a pageCacheWriter writes them).
 func (t pageTables) pieces(export entryMap) [][]byte {
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
@@ -799,8 +799,9 @@ func globalKey(c *Config, assets map[string]string) (fileKey, error) {
 // canonical record (by its page's path, rels holding every record's) and
 // its related records as listed. It writes the same fields as a hasher
 // would, into one buffer hashed at once. The canonical's path is taken
-// from rels, not made from its summary: at half a million records, a
-// summary touched only for its repo and slug cost more than the hashing.
+// from rels, made just before in one block, rather than from its
+// summary, whose repo and slug strings are one more load from memory for
+// each of every record.
 func recordKey(global fileKey, s *model.Model, rels []string, i int32, raw [32]byte) fileKey {
 	var arr [512]byte
 	b := append(arr[:0], global[:]...)

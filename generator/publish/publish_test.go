@@ -625,10 +625,10 @@ func joinLines(rels []string) string { return string(appendLines(nil, rels)) }
 
 func gunzip(t *testing.T, b []byte) string {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if len(b) == 0 {
 		return ""
 	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
 	must(t, err)
 	data, err := io.ReadAll(zr)
 	must(t, err)
