@@ -38,7 +38,9 @@ require (
 	github.com/blevesearch/zapx/v17 v17.2.5 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
 	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
+	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
+	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect

@@ -49,6 +49,7 @@ func (ix *Index) ApplyEntries(changed iter.Seq[*Entry], keep func(id string) boo
 	if ix == nil || ix.bleve == nil {
 		return st, errors.New("index: Apply on a closed index")
 	}
+	ix.waitTable() // it reads the table Apply changes
 	bs := ix.BatchSize
 	if bs <= 0 {
 		bs = DefaultBatchSize
@@ -71,13 +72,14 @@ func (ix *Index) ApplyEntries(changed iter.Seq[*Entry], keep func(id string) boo
 		}
 	}
 	if b.marked {
-		if _, err := ix.writeSide(); err != nil {
+		if err := ix.flushSide(); err != nil {
 			return st, err
 		}
 		if err := os.Remove(b.dirty); err != nil {
 			return st, err
 		}
 	}
+	ix.saveTable()
 	st.Duration = time.Since(start)
 	return st, nil
 }

@@ -46,6 +46,10 @@ type Index struct {
 	touchedFilters map[string]uint64
 	restructured   bool
 
+	// tableSaving receives the end of the table file's write
+	// (sidesave.go) while one runs.
+	tableSaving chan error
+
 	// The maker of bleve documents (entry.go), made once, by the first
 	// goroutine to prepare an entry.
 	docsOnce sync.Once
@@ -97,7 +101,7 @@ func Open(dir string) (*Index, error) {
 	// Start over: remove whatever is there.
 	ix.closeSide()
 	ix.side, ix.log = newSideTable(0), sideLog{}
-	for _, n := range []string{bleveDir, sideFile, dirtyFile, verFile, oldSideFile} {
+	for _, n := range []string{bleveDir, sideFile, tableFile, dirtyFile, verFile, oldSideFile} {
 		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
 			return nil, err
 		}
@@ -124,10 +128,11 @@ func (ix *Index) Close() error {
 	if ix == nil || ix.bleve == nil {
 		return nil
 	}
+	terr := ix.waitTable()
 	err := ix.bleve.Close()
 	ix.bleve = nil
 	ix.closeSide()
-	return err
+	return errors.Join(err, terr)
 }
 
 // closeSide forgets the entries read from the side store file and unmaps

@@ -3,6 +3,7 @@ package index
 import (
 	"bufio"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -65,6 +66,14 @@ type sideLog struct {
 	generation [16]byte
 	entries    int             // entries in the file, live or dead
 	changed    map[string]bool // ids put or deleted since the file was written
+	size       int64           // the file's length, as read or last written
+	last       int64           // where its last segment begins (0: none)
+	// current is the first of the Index's sideMaps that maps the file as
+	// it is now: a compaction renames a new file over the one mapped
+	// before.
+	current int
+	// saved is whether the table file (sidesave.go) describes the file.
+	saved bool
 }
 
 const (
@@ -89,6 +98,9 @@ func (ix *Index) readSide() error {
 		return err
 	}
 	ix.sideMaps = append(ix.sideMaps, m)
+	if ix.loadTable() {
+		return nil
+	}
 	if err := ix.replayAll(m.Bytes()); err != nil {
 		ix.closeSide()
 		return err
@@ -106,6 +118,10 @@ func (ix *Index) replayAll(data []byte) error {
 	bodies, puts, err := sideSegments(rest)
 	if err != nil {
 		return err
+	}
+	ix.log.size = int64(len(data))
+	if len(bodies) > 0 {
+		ix.log.last = lastSegment(data, bodies[len(bodies)-1])
 	}
 	ix.side = newSideTable(puts)
 	for _, body := range bodies {
@@ -129,6 +145,13 @@ func sideSegments(data []byte) (bodies [][]byte, puts int, err error) {
 		puts += countPuts(body)
 	}
 	return bodies, puts, nil
+}
+
+// lastSegment is where in data (the file) the segment of body (a slice of
+// data) begins: its length comes first.
+func lastSegment(data, body []byte) int64 {
+	start := int64(uintptr(unsafe.Pointer(unsafe.SliceData(body))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	return start - int64(len(binary.AppendUvarint(nil, uint64(len(body)))))
 }
 
 // countPuts counts the puts of a segment's body, to size the map: growing
@@ -255,13 +278,18 @@ func (ix *Index) writeSide() (from int64, err error) {
 		return 0, fmt.Errorf("side store: %w", err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return 0, fmt.Errorf("side store: %w", err)
+	}
+	from = st.Size()
+	if from == 0 {
 		head := cachefile.Begin(nil, sideKind, sideVersion)
 		bw.Write(head)
 		from = int64(len(head))
-	} else if err == nil {
-		from = st.Size()
 	}
+	end, last := from, int64(0)
 	// Segments of at most sideChunk entries, each with the new generation:
 	// a cold build's half a million entries are not put in one buffer.
 	var body, frame []byte
@@ -282,6 +310,7 @@ func (ix *Index) writeSide() (from int64, err error) {
 		}
 		frame = cachefile.AppendEntry(frame[:0], body)
 		bw.Write(frame)
+		last, end = end, end+int64(len(frame))
 	}
 	err = bw.Flush()
 	if cerr := f.Close(); err == nil {
@@ -295,9 +324,11 @@ func (ix *Index) writeSide() (from int64, err error) {
 	}
 	if compact {
 		ix.log.entries = len(ids)
+		ix.log.current = len(ix.sideMaps) // the next mapping is the new file's
 	} else {
 		ix.log.entries += len(ids)
 	}
+	ix.log.size, ix.log.last, ix.log.saved = end, last, false
 	ix.log.changed = nil
 	return from, nil
 }
@@ -309,19 +340,23 @@ func (ix *Index) writeSide() (from int64, err error) {
 // back against the soft memory limit.
 var sideSpill = 16384
 
-// spillSide writes the changes so far when they are many, maps the file
-// again and points their entries at its bytes, so that their sort keys and
-// doc data leave the heap. The file is written under the dirty marker
-// Apply already set.
+// spillSide writes the changes so far when they are many (flushSide).
 func (ix *Index) spillSide() error {
 	if len(ix.log.changed) < sideSpill {
 		return nil
 	}
+	return ix.flushSide()
+}
+
+// flushSide writes the changes so far, maps the file again and points
+// their entries at its bytes, so that their sort keys and doc data leave
+// the heap, and every entry is somewhere in the file as it is now, which
+// is what its table (sidesave.go) records. The file is written under the
+// dirty marker Apply already set.
+func (ix *Index) flushSide() error {
 	from, err := ix.writeSide()
-	if err != nil || from <= 0 {
-		// Written, but where is unknown (the file could not be looked
-		// at): the entries stay on the heap, which is only slower.
-		return err
+	if err != nil || from == 0 {
+		return err // from 0: nothing to write
 	}
 	m, err := cachefile.Map(filepath.Join(ix.dir, sideFile))
 	if err != nil {

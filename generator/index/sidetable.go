@@ -3,9 +3,11 @@ package index
 import (
 	"encoding/binary"
 	"errors"
-	"hash/maphash"
 	"math/bits"
+	"math/rand/v2"
 	"unsafe"
+
+	"github.com/zeebo/xxh3"
 )
 
 // sideTable holds the side store's entries: those of the mapped log, found
@@ -31,7 +33,12 @@ type sideTable struct {
 	used   int      // slots not empty: live places and gone ones
 	live   int      // live places
 	heap   map[string]sideEntry
-	seed   maphash.Seed
+	// seed keys the hash of ids. It is random, so that no dataset's ids
+	// can be chosen to collide, and kept with the table when it is saved
+	// (sidesave.go): the runtime's own hash (hash/maphash) differs from
+	// one process to the next whatever its seed, so a table of its
+	// hashes could not be read back.
+	seed uint64
 }
 
 const (
@@ -49,7 +56,7 @@ const (
 var errSideTooLarge = errors.New("side store: too large for the table of places")
 
 func newSideTable(n int) sideTable {
-	t := sideTable{seed: maphash.MakeSeed()}
+	t := sideTable{seed: rand.Uint64()}
 	t.grow(n)
 	return t
 }
@@ -68,20 +75,34 @@ func (t *sideTable) grow(n int) {
 	}
 }
 
-func (t *sideTable) hash(id string) uint64 { return maphash.String(t.seed, id) }
+func (t *sideTable) hash(id string) uint64 { return xxh3.HashStringSeed(id, t.seed) }
 
 func tagOf(h uint64) uint64 { return (h>>49 | 1<<15) << 48 }
 
 // entryAt decodes the entry at a place: the id, then what a put holds
-// after it. The bytes were checked when the segment was replayed.
+// after it. The bytes were checked when the segment was replayed, or, when
+// the table was read from its file (sidesave.go), not: a log damaged since
+// then decodes to an entry whose doc data does not decode (decodeDocData
+// says so), never to a read out of bounds.
 func (t *sideTable) entryAt(p uint64) (id string, e sideEntry) {
-	b := t.maps[p>>offsetBits&(1<<mappingBits-1)][p&(1<<offsetBits-1):]
-	idb, b := uvarintBytes(b)
+	idb, b := uvarintBytes(t.at(p))
+	if len(b) < 16 {
+		return unsafe.String(unsafe.SliceData(idb), len(idb)), e
+	}
 	copy(e.Hash[:], b[:16])
 	sk, b := uvarintBytes(b[16:])
 	e.Blob, _ = uvarintBytes(b)
 	e.SortKey = unsafe.String(unsafe.SliceData(sk), len(sk))
 	return unsafe.String(unsafe.SliceData(idb), len(idb)), e
+}
+
+// at is the bytes of a place's mapping from its offset on.
+func (t *sideTable) at(p uint64) []byte {
+	m, off := p>>offsetBits&(1<<mappingBits-1), p&(1<<offsetBits-1)
+	if m >= uint64(len(t.maps)) || off >= uint64(len(t.maps[m])) {
+		return nil
+	}
+	return t.maps[m][off:]
 }
 
 // idIn is the id a slot names in ids.
@@ -90,9 +111,13 @@ func idIn(ids []byte, slot uint64) string {
 	return unsafe.String(unsafe.SliceData(idb), len(idb))
 }
 
-// uvarintBytes splits a length-prefixed byte string off b.
+// uvarintBytes splits a length-prefixed byte string off b; a length
+// past b's end gives nothing.
 func uvarintBytes(b []byte) (v, rest []byte) {
 	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil
+	}
 	return b[k : k+int(n) : k+int(n)], b[k+int(n):]
 }
 
@@ -167,9 +192,10 @@ func (t *sideTable) sortKey(id string) (string, bool) {
 	if at < 0 {
 		return "", false
 	}
-	p := t.places[at]
-	b := t.maps[p>>offsetBits&(1<<mappingBits-1)][p&(1<<offsetBits-1):]
-	_, b = uvarintBytes(b)
+	_, b := uvarintBytes(t.at(t.places[at]))
+	if len(b) < 16 {
+		return "", true
+	}
 	sk, _ := uvarintBytes(b[16:])
 	return unsafe.String(unsafe.SliceData(sk), len(sk)), true
 }

@@ -1,0 +1,203 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"os"
+	"path/filepath"
+
+	"github.com/errdocs/errdocs/internal/cachefile"
+)
+
+// The side store's table of places (sidetable.go) is saved beside its log,
+// in tableFile, after every Apply that changed the log. Opening an index
+// reads it instead of replaying the log: at half a million records the
+// replay reads and checksums every byte of a log of some three hundred
+// megabytes, which a one-change rebuild otherwise never reads, and builds
+// the table anew; the saved table is a tenth of that, read in one piece.
+//
+// The table is a cache of the log, trusted only for the log it was saved
+// with: the log's length and its last segment's generation are in it, and
+// Open checks both (and that segment's checksum) before using it. A log
+// appended to or compacted since, by a build that could not save the
+// table after, does not match, and is replayed.
+//
+// The file (internal/cachefile, sealed):
+//
+//	generation[16] uvarint(logSize) uvarint(lastSegment) uvarint(entries)
+//	seed(uint64) uvarint(slots) slots[slots](uint64) places[slots](uint64)
+//	uvarint(len(ids)) ids
+//
+// A saved place is the entry's offset in the log; the mapping it is read
+// from is the one Open makes.
+
+const (
+	tableFile    = "docs.table"
+	tableKind    = "side store table"
+	tableVersion = 1
+)
+
+// saveTable starts writing the table of the side store as the log now is,
+// unless the file holds it already. The write runs beside what follows an
+// Apply (the export reads the table too, which is safe: neither writes
+// it); waitTable waits for it, and anything that changes the table or
+// unmaps the log calls that first. A table that cannot be saved is not: the
+// next Open replays the log.
+func (ix *Index) saveTable() {
+	if ix.log.saved {
+		return
+	}
+	done := make(chan error, 1)
+	ix.tableSaving = done
+	go func() { done <- ix.writeTable() }()
+}
+
+// waitTable waits for a table being saved, and returns what its write
+// returned.
+func (ix *Index) waitTable() error {
+	if ix.tableSaving == nil {
+		return nil
+	}
+	err := <-ix.tableSaving
+	ix.tableSaving = nil
+	if err == nil {
+		ix.log.saved = true
+	}
+	return err
+}
+
+// writeTable writes the table file, or removes it when the table cannot
+// be described by offsets in the log as it is now (an entry still on the
+// heap, or read from a mapping of a file compacted away). It streams:
+// the table is tens of megabytes, not to be copied into fresh memory.
+func (ix *Index) writeTable() error {
+	path := filepath.Join(ix.dir, tableFile)
+	t, log := &ix.side, &ix.log
+	if !ix.tableInLog() {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	w, err := cachefile.CreateStream(path, tableKind, tableVersion)
+	if err != nil {
+		return err
+	}
+	head := append([]byte(nil), log.generation[:]...)
+	head = binary.AppendUvarint(head, uint64(log.size))
+	head = binary.AppendUvarint(head, uint64(log.last))
+	head = binary.AppendUvarint(head, uint64(log.entries))
+	head = binary.LittleEndian.AppendUint64(head, t.seed)
+	head = binary.AppendUvarint(head, uint64(len(t.slots)))
+	w.Write(head)
+	buf := make([]byte, 0, 64<<10)
+	for _, s := range t.slots {
+		buf = binary.LittleEndian.AppendUint64(buf, s)
+		buf = flushFull(w, buf)
+	}
+	for i, p := range t.places {
+		if t.slots[i] <= slotGone {
+			p = 0
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, p&(1<<offsetBits-1))
+		buf = flushFull(w, buf)
+	}
+	w.Write(buf)
+	w.Write(binary.AppendUvarint(nil, uint64(len(t.ids))))
+	w.Write(t.ids)
+	return w.Commit()
+}
+
+// tableInLog reports whether every entry of the table is at a place in
+// the log as it is now: none on the heap, none read from a mapping of a
+// file compacted away since.
+func (ix *Index) tableInLog() bool {
+	t := &ix.side
+	if len(t.heap) > 0 || ix.log.last == 0 {
+		return false
+	}
+	for i, s := range t.slots {
+		if s > slotGone && int(t.places[i]>>offsetBits&(1<<mappingBits-1)) < ix.log.current {
+			return false
+		}
+	}
+	return true
+}
+
+// flushFull writes buf to w once it is full, and returns it emptied.
+func flushFull(w *cachefile.StreamWriter, buf []byte) []byte {
+	if len(buf) < cap(buf) {
+		return buf
+	}
+	w.Write(buf)
+	return buf[:0]
+}
+
+// loadTable reads the table file into the index, for the log Open mapped
+// (the first of sideMaps), and reports whether it could: whether the file
+// is whole and describes that log.
+func (ix *Index) loadTable() bool {
+	body, err := cachefile.ReadFile(filepath.Join(ix.dir, tableFile), tableKind, tableVersion)
+	if err != nil {
+		return false
+	}
+	log := ix.sideMaps[0].Bytes()
+	t, l, ok := decodeTable(body, log)
+	if !ok {
+		return false
+	}
+	t.maps = [][]byte{log}
+	ix.side, ix.log = t, l
+	ix.log.saved = true
+	return true
+}
+
+// decodeTable decodes a table file's body, and checks it against log, the
+// side store file's bytes: their lengths, the last segment's generation
+// and checksum, and that every place and id is within bounds.
+func decodeTable(body, log []byte) (sideTable, sideLog, bool) {
+	var t sideTable
+	var l sideLog
+	r := cachefile.NewReader(body)
+	copy(l.generation[:], r.Next(16))
+	l.size = int64(r.Uvarint())
+	l.last = int64(r.Uvarint())
+	l.entries = r.Int(1 << 40)
+	t.seed = r.Uint64()
+	n := r.Int(r.Len() / 16)
+	slots, places := r.Next(8*n), r.Next(8*n)
+	t.ids = bytes.Clone(r.Bytes())
+	if r.Done() != nil || n < 16 || bits.OnesCount(uint(n)) != 1 || !lastSegmentIs(log, l) {
+		return t, l, false
+	}
+	t.slots, t.places = make([]uint64, n), make([]uint64, n)
+	for i := range n {
+		s, p := binary.LittleEndian.Uint64(slots[8*i:]), binary.LittleEndian.Uint64(places[8*i:])
+		if s > slotGone {
+			// In bounds is enough: reads past there give nothing
+			// (uvarintBytes), and an id not as saved is not found.
+			if s&^tagMask >= uint64(len(t.ids)) || p >= uint64(len(log)) {
+				return t, l, false
+			}
+			t.live++
+		}
+		if s != slotEmpty {
+			t.used++
+		}
+		t.slots[i], t.places[i] = s, p
+	}
+	return t, l, 2*t.used <= n
+}
+
+// lastSegmentIs reports whether log is as long as l says and ends with a
+// whole segment of l's generation where l says it begins.
+func lastSegmentIs(log []byte, l sideLog) bool {
+	if l.size != int64(len(log)) || l.last <= 0 || l.last >= l.size {
+		return false
+	}
+	r := cachefile.NewReader(log[l.last:])
+	body := r.Entry()
+	return r.Err() == nil && r.Len() == 0 && len(body) >= 16 && bytes.Equal(body[:16], l.generation[:])
+}
