@@ -75,7 +75,7 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 		defer close(e.done)
 		// On the goroutine: a lookup in the index for every record (a
 		// tenth of a second at half a million) is not the model's to wait.
-		changed, present := changedAmong(ds, edited, idx)
+		changed, present := changedAmong(ds, edited, inPrev, prev, idx)
 		only := map[int32]bool{}
 		for i := range changed {
 			only[ds.locOf(i).file] = true
@@ -112,16 +112,22 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 // changedRecords returns the records (by site index) that differ from
 // what the index holds, and how many records of the dataset it holds.
 func changedRecords(ds *dataset, prev *pageCache, idx *index.Index, workers int) (map[int32]bool, int) {
-	edited, _, _ := prev.indexed.diff(ds.ids, ds.raws, ds.idOrder(), len(ds.ids), workers)
-	return changedAmong(ds, edited, idx)
+	edited, held, _ := prev.indexed.diff(ds.ids, ds.raws, ds.idOrder(), len(ds.ids), workers)
+	return changedAmong(ds, edited, held, prev, idx)
 }
 
 // changedAmong is changedRecords of the records edited (those the page
-// cache says the index holds otherwise): they and those the index lacks.
-func changedAmong(ds *dataset, edited []int32, idx *index.Index) (map[int32]bool, int) {
+// cache says the index holds otherwise, held being how many of the
+// dataset's it holds): they and those the index lacks. The index lacks
+// none but those when it is as the build that saved the page cache left
+// it; else each record is looked up in it.
+func changedAmong(ds *dataset, edited []int32, held int, prev *pageCache, idx *index.Index) (map[int32]bool, int) {
 	changed := make(map[int32]bool, len(edited))
 	for _, i := range edited {
 		changed[i] = true
+	}
+	if prev.IndexKey != ([32]byte{}) && idx.RecordsKey() == prev.IndexKey {
+		return changed, held
 	}
 	present := 0
 	for i, id := range ds.ids {

@@ -1,8 +1,13 @@
 package pipeline
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/errdocs/errdocs/generator/index"
+	"github.com/errdocs/errdocs/generator/record"
 )
 
 // A rebuild that changes one record exports the search index early,
@@ -83,5 +88,55 @@ func TestChooseExport(t *testing.T) {
 		if got := chooseLate(tc.f); got != tc.want {
 			t.Errorf("late %+v: %v, want %v", tc.f, got, tc.want)
 		}
+	}
+}
+
+// The page cache names the search index it describes (its RecordsKey),
+// so that a rebuild need not ask the index about every record. An index
+// changed since, here to hold as many records but not the same ones, is
+// asked record by record, and the rebuild still makes what a fresh build
+// makes.
+func TestEarlyExportChecksItsIndex(t *testing.T) {
+	trustAll(t)
+	in, files := testInput(t)
+	p := newPair(t, in)
+	p.build()
+	data, err := os.ReadFile(pageCachePath(p.cache, p.out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := decodePageCache(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(filepath.Join(p.cache, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pc.IndexKey == ([32]byte{}) || pc.IndexKey != idx.RecordsKey() {
+		idx.Close()
+		t.Fatal("the page cache does not name the index the build left")
+	}
+	// A record of the dataset out of the index, a stranger in.
+	gone := files[0][0].(map[string]any)["id"].(string)
+	raw, err := json.Marshal(seedRecord(t, 300, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger, err := decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := idx.Len()
+	_, err = idx.Apply(index.Records([]record.Record{*stranger}), func(id string) bool { return id != gone })
+	if err != nil || idx.Len() != n {
+		t.Fatalf("the index changed behind the cache's back holds %d records, want %d (%v)", idx.Len(), n, err)
+	}
+	idx.Close()
+
+	files[2][1].(map[string]any)["documentation"] = "An edited explanation, longer than it was before the edit."
+	writeRecords(t, filepath.Join(in, "f2.json"), files[2]...)
+	if o := p.build(); o.rep.Export != ExportEarly {
+		t.Errorf("the one-change rebuild exported %v, want early", o.rep.Export)
 	}
 }

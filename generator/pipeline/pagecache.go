@@ -65,6 +65,11 @@ type pageCache struct {
 	nRecords int
 	Unusable int                 // message patterns the last export could not use
 	Marker   publish.Fingerprint // the site's marker when the cache was saved
+	// IndexKey is the search index's RecordsKey when the cache was saved
+	// (zero: not known). While the index's key is still this, the index
+	// holds exactly the records of indexed: a rebuild need not ask it
+	// about each of them (changedAmong).
+	IndexKey [32]byte
 	// indexed is each record's source hash (by id) as the search index
 	// holds it, so a rebuild updates the index with just the changes.
 	indexed indexedTable
@@ -522,7 +527,7 @@ func pageCachePath(cacheDir, out string) string {
 // changed nothing would write it again.
 const (
 	pageCacheKind    = "pages"
-	pageCacheVersion = 4
+	pageCacheVersion = 5
 )
 
 // pageTables are a page cache's tables of every file but the search
@@ -541,7 +546,7 @@ func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable)
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
-// (cachefile.Seal) and its tail (pageCacheTail), in pieces that, put end
+// (cachefile.Seal) and its tail (pageCache.tail), in pieces that, put end
 // to end, are its bytes: the tables are not copied into one buffer
 // (a pageCacheWriter writes them).
 func (t pageTables) pieces(export entryMap) [][]byte {
@@ -560,19 +565,22 @@ func (t pageTables) pieces(export entryMap) [][]byte {
 	return out
 }
 
-// pageCacheTail is the last piece of a cache file: what is known only
-// once the site is published, its marker, last.
-func pageCacheTail(unusable int, marker publish.Fingerprint) []byte {
+// tail is the last piece of a cache file: what is known only once the
+// export ended (Unusable) and the index is closed (IndexKey), and the
+// site published: its marker, last.
+func (pc *pageCache) tail() []byte {
 	var tail []byte
-	tail = binary.AppendVarint(tail, int64(unusable))
-	tail = binary.AppendVarint(tail, marker.Size)
-	tail = binary.AppendVarint(tail, marker.ModTime)
-	return binary.AppendUvarint(tail, marker.Ino)
+	tail = binary.AppendVarint(tail, int64(pc.Unusable))
+	tail = append(tail, pc.IndexKey[:]...)
+	tail = binary.AppendVarint(tail, pc.Marker.Size)
+	tail = binary.AppendVarint(tail, pc.Marker.ModTime)
+	return binary.AppendUvarint(tail, pc.Marker.Ino)
 }
 
-// file returns the bytes of the cache file made of t and the rest.
-func (t pageTables) file(export entryMap, unusable int, marker publish.Fingerprint) []byte {
-	return cachefile.Seal(bytes.Join(append(t.pieces(export), pageCacheTail(unusable, marker)), nil))
+// file returns the bytes of the cache file made of t, export and the
+// tail of pc.
+func (t pageTables) file(export entryMap, pc *pageCache) []byte {
+	return cachefile.Seal(bytes.Join(append(t.pieces(export), pc.tail()), nil))
 }
 
 // encodePageCache returns the bytes of the cache's file; its record
@@ -595,7 +603,7 @@ func encodePageCache(pc *pageCache) []byte {
 	for _, rel := range records.rels {
 		records.entries = append(records.entries, all[rel])
 	}
-	return encodeTables(pages, records, pc.indexed).file(export, pc.Unusable, pc.Marker)
+	return encodeTables(pages, records, pc.indexed).file(export, pc)
 }
 
 // decodePageCache decodes a cache file's bytes; its two entry tables
@@ -611,6 +619,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		tables[k] = r.Bytes()
 	}
 	pc := &pageCache{Unusable: int(r.Varint())}
+	copy(pc.IndexKey[:], r.Next(32))
 	pc.Marker.Size, pc.Marker.ModTime, pc.Marker.Ino = r.Varint(), r.Varint(), r.Uvarint()
 	if r.Done() != nil {
 		return nil, errBadPageCache
@@ -670,7 +679,7 @@ func loadPageCache(path string) (*pageCache, []byte, *cachefile.Mapping) {
 // so a killed build never leaves a half-written one, and not when its
 // bytes are those of the file already (old). Its pieces are written as
 // soon as they are known, beside the publication of the site; the tail
-// (pageCacheTail) follows once the site's new marker is known.
+// (pageCache.tail) follows once the site's new marker is known.
 type pageCacheWriter struct {
 	path string
 	w    *cachefile.SealedWriter

@@ -1039,6 +1039,11 @@ func (b *build) beginSaves() *nextSaves {
 	}()
 	idx := b.idx
 	b.idx = nil // closed here, not by closeIndex
+	if idx != nil {
+		// The index as this build leaves it: it holds the records of
+		// the page cache's table of hashes (b.tables.indexed).
+		b.next.IndexKey = idx.RecordsKey()
+	}
 	go func() {
 		defer close(sv.closed)
 		if idx != nil {
@@ -1063,7 +1068,7 @@ func (b *build) finishSaves(sv *nextSaves) {
 		}
 	}()
 	if sv.pc != nil {
-		if err := (<-sv.pc).finish(pageCacheTail(b.next.Unusable, b.next.Marker)); err != nil {
+		if err := (<-sv.pc).finish(b.next.tail()); err != nil {
 			b.c.cacheProblem("page cache: " + err.Error())
 		}
 	}
