@@ -130,10 +130,8 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// tuneGC trades memory for speed: a cold build allocates a great deal of
-// short-lived garbage (reading, highlighting, templates), and collecting
-// four times less often (collectLessOften) saves a good part of its CPU
-// time. A soft memory limit keeps the trade inside the memory budget
+// tuneGC trades memory for speed: collecting four times less often
+// (collectLessOften) saves a good part of a build's CPU time. A soft memory limit keeps the trade inside the memory budget
 // (residentBudget): the collector runs more often as the heap nears it.
 // The limit is what the budget leaves beside the pages of mapped files the
 // build holds resident (the search index's segments, the side store's
@@ -150,6 +148,7 @@ func tuneGC() {
 		resident.Govern(residentBudget, residentBudget/2, 250*time.Millisecond)
 		governed = true
 	}
+	collectLessOften()
 	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)))
 }
 
@@ -175,29 +174,25 @@ func heapStretch(limit int64) int {
 // muchWork is pipeline.Config.Garbage: a build that reads and renders
 // much (a cold build, or a rebuild of many pages) has the rest of its
 // heap backed by huge pages, with which it spends less CPU time (fewer
-// missed address translations), and collects less often. A rebuild of
-// a few pages stays in small pages: on a virtual machine, fresh huge
-// pages cost it more than they save (BENCHMARKS.md, session 27).
+// missed address translations). A rebuild of a few pages stays in small
+// pages: on a virtual machine, fresh huge pages cost it more than they
+// save (BENCHMARKS.md, session 27).
 func muchWork(much bool) {
 	if much {
 		hugepages.Huge()
 	}
-	collectLessOften(much)
 }
 
-// collectLessOften sets GOGC 400 while the build makes much garbage,
-// Go's default 100 otherwise. A rebuild that renders few pages keeps
-// most of what it allocates (every record's summary, the caches'
-// tables): letting its heap grow to five times that only made the
-// process fault in hundreds of megabytes of fresh memory, which cost more
-// system time than the collections it spared.
-func collectLessOften(much bool) {
-	if os.Getenv("GOGC") != "" {
-		return
-	}
-	if much {
+// collectLessOften sets GOGC 400, four times Go's default: a cold build
+// allocates a great deal of short-lived garbage, and a rebuild keeps most
+// of what it allocates (every record's summary, the caches' tables), so
+// that at the default its collector ran five cycles over a live heap of
+// hundreds of megabytes. A larger heap once cost a rebuild more in fresh
+// memory than the collections it spared; since the heap is faulted in
+// ahead on the idle core (internal/hugepages), it no longer does
+// (BENCHMARKS.md, session 30). The soft memory limit bounds it as ever.
+func collectLessOften() {
+	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
-	} else {
-		debug.SetGCPercent(100)
 	}
 }

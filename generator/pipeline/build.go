@@ -56,9 +56,9 @@ type Config struct {
 	// build with no page cache (it reads and renders everything) and
 	// before rendering many pages, false before a rebuild that renders
 	// few, whose live heap (every record's summary, the caches' tables) is
-	// most of its memory. A command may collect less often, and have its
-	// heap backed by huge pages, in the first case, and collect as usual
-	// in small pages in the second (cmd/errdocs does).
+	// most of its memory. A command may have its heap backed by huge
+	// pages in the first case, and keep small pages in the second
+	// (cmd/errdocs does).
 	Garbage func(much bool)
 	// ExpectMapped, when set, is told how many bytes of the index's
 	// mapped files the build is about to read (before a whole export),
