@@ -131,8 +131,9 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // tuneGC trades memory for speed: collecting four times less often
-// (collectLessOften) saves a good part of a build's CPU time. A soft memory limit keeps the trade inside the memory budget
-// (residentBudget): the collector runs more often as the heap nears it.
+// (collectLessOften) saves a good part of a build's CPU time. A soft
+// memory limit keeps the trade inside the memory budget (residentBudget):
+// the collector runs more often as the heap nears it.
 // The limit is what the budget leaves beside the pages of mapped files the
 // build holds resident (the search index's segments, the side store's
 // log), which grow as the index does (internal/resident). GOGC and
@@ -148,7 +149,7 @@ func tuneGC() {
 		resident.Govern(residentBudget, residentBudget/2, 250*time.Millisecond)
 		governed = true
 	}
-	collectLessOften()
+	collectLessOften(true)
 	hugepages.Reserve(heapStretch(debug.SetMemoryLimit(-1)))
 }
 
@@ -174,25 +175,36 @@ func heapStretch(limit int64) int {
 // muchWork is pipeline.Config.Garbage: a build that reads and renders
 // much (a cold build, or a rebuild of many pages) has the rest of its
 // heap backed by huge pages, with which it spends less CPU time (fewer
-// missed address translations). A rebuild of a few pages stays in small
-// pages: on a virtual machine, fresh huge pages cost it more than they
-// save (BENCHMARKS.md, session 27).
+// missed address translations), and collects less often. A rebuild of a
+// few pages stays in small pages: on a virtual machine, fresh huge pages
+// cost it more than they save (BENCHMARKS.md, session 27). A rebuild of
+// more than a few records but few pages (one record removed: the site
+// model is built anew, the index exported whole) collects as usual: at
+// GOGC 400 its heap met the soft memory limit, and the collector ran
+// back to back (BENCHMARKS.md, session 30).
 func muchWork(much bool) {
 	if much {
 		hugepages.Huge()
 	}
+	collectLessOften(much)
 }
 
-// collectLessOften sets GOGC 400, four times Go's default: a cold build
-// allocates a great deal of short-lived garbage, and a rebuild keeps most
-// of what it allocates (every record's summary, the caches' tables), so
-// that at the default its collector ran five cycles over a live heap of
-// hundreds of megabytes. A larger heap once cost a rebuild more in fresh
-// memory than the collections it spared; since the heap is faulted in
-// ahead on the idle core (internal/hugepages), it no longer does
-// (BENCHMARKS.md, session 30). The soft memory limit bounds it as ever.
-func collectLessOften() {
-	if os.Getenv("GOGC") == "" {
+// collectLessOften sets GOGC 400, four times Go's default, or back to
+// the default. A cold build allocates a great deal of short-lived
+// garbage; a rebuild of a few records keeps most of what it allocates
+// (every record's summary, the caches' tables), and at the default its
+// collector ran five cycles over a live heap of hundreds of megabytes. A
+// larger heap once cost such a rebuild more in fresh memory than the
+// collections it spared; since the heap is faulted in ahead on the idle
+// core (internal/hugepages), it no longer does (BENCHMARKS.md, session
+// 30). A build starts at 400 (tuneGC).
+func collectLessOften(less bool) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	if less {
 		debug.SetGCPercent(400)
+	} else {
+		debug.SetGCPercent(100)
 	}
 }

@@ -54,11 +54,13 @@ type Config struct {
 	// Garbage, when set, is told whether what the build does next makes
 	// much short-lived garbage beside a small live heap: true before a
 	// build with no page cache (it reads and renders everything) and
-	// before rendering many pages, false before a rebuild that renders
-	// few, whose live heap (every record's summary, the caches' tables) is
-	// most of its memory. A command may have its heap backed by huge
-	// pages in the first case, and keep small pages in the second
-	// (cmd/errdocs does).
+	// before rendering many pages; false once a rebuild turns out not to
+	// be of a few records (no early export: it builds the site model
+	// anew, or exports the index whole), beside a live heap of every
+	// record's summary. A rebuild of a few records is told nothing. A
+	// command may have its heap backed by huge pages and collect less
+	// often in the first case, and collect as usual in small pages in
+	// the second (cmd/errdocs does).
 	Garbage func(much bool)
 	// ExpectMapped, when set, is told how many bytes of the index's
 	// mapped files the build is about to read (before a whole export),

@@ -182,8 +182,8 @@ func (b *build) run() (err error) {
 	b.startLoading()
 	_, pcErr := os.Stat(b.pcPath)
 	b.rebuild = pcErr == nil
-	if b.c.Garbage != nil {
-		b.c.Garbage(!b.rebuild)
+	if b.c.Garbage != nil && !b.rebuild {
+		b.c.Garbage(true)
 	}
 	// The index opened early is closed on the way out unless a stage took
 	// it, also when the build fails before it got the page cache.
@@ -361,6 +361,11 @@ func (b *build) cache() error {
 	if b.early != nil {
 		b.idx = b.early.idx
 		b.setSchedule(ExportEarly)
+	} else if b.rebuild && b.c.Garbage != nil {
+		// Not a rebuild of a few records: it builds the site model anew,
+		// or exports the index whole, beside a live heap of every
+		// record's summary.
+		b.c.Garbage(false)
 	}
 	b.timer.done("cache")
 	return nil
