@@ -2,7 +2,6 @@ package validate
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -28,7 +27,7 @@ import (
 // else), and a place as three small integers with file names interned.
 type Set struct {
 	mu    sync.Mutex
-	ids   idTable                     // by the id's eight bytes (idtable.go)
+	ids   map[[8]byte]place
 	slugs map[string]map[string]place // repo → slug → first place
 	// folded maps a repo's case-folded, NFC form to the first repo seen
 	// with it (see names.go).
@@ -55,7 +54,7 @@ type place struct {
 
 // NewSet returns an empty set.
 func NewSet() *Set {
-	return &Set{ids: newIDTable(0), slugs: map[string]map[string]place{}, folded: map[string]string{}, fileN: map[string]int32{}}
+	return &Set{ids: map[[8]byte]place{}, slugs: map[string]map[string]place{}, folded: map[string]string{}, fileN: map[string]int32{}}
 }
 
 // Grow sizes the table of ids of a Set that has none yet for n records:
@@ -64,8 +63,8 @@ func NewSet() *Set {
 func (s *Set) Grow(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ids.len() == 0 {
-		s.ids = newIDTable(n)
+	if len(s.ids) == 0 {
+		s.ids = make(map[[8]byte]place, n)
 	}
 }
 
@@ -91,17 +90,13 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	if idOK {
 		hex.Decode(key[:], []byte(rec.ID))
 	}
-	id := binary.LittleEndian.Uint64(key[:])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var ps []Problem
-	idSlot := 0
 	if idOK {
-		first, slot, ok := s.ids.lookup(id)
-		if ok {
+		if first, ok := s.ids[key]; ok {
 			ps = append(ps, Problem{"id", "already used by " + s.where(first)})
 		}
-		idSlot = slot
 	}
 	// A repo that has slugs was judged when its first record was added:
 	// its name passed the rules then, which depend on nothing else.
@@ -125,7 +120,7 @@ func (s *Set) Add(src record.Source, rec *record.Record) []Problem {
 	}
 	p := s.place(src)
 	if idOK {
-		s.ids.insert(idSlot, id, p)
+		s.ids[key] = p
 	}
 	if bySlug == nil {
 		bySlug = make(map[string]place, s.repoHint)
