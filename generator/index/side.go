@@ -72,7 +72,9 @@ type sideLog struct {
 	// it is now: a compaction renames a new file over the one mapped
 	// before.
 	current int
-	// saved is whether the table file (sidesave.go) describes the file.
+	// saved is whether the table file (sidesave.go) was saved for the
+	// file as it is, or found not to be describable (nothing to try
+	// again until the file changes).
 	saved bool
 }
 
