@@ -13,7 +13,9 @@ require (
 	github.com/evanw/esbuild v0.28.2
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 	github.com/yuin/goldmark v1.8.7
+	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/sys v0.45.0
+	golang.org/x/text v0.44.0
 )
 
 require (
@@ -40,8 +42,6 @@ require (
 	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
-	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
