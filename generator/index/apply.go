@@ -177,7 +177,11 @@ func (b *applyBatch) flush() error {
 		return fmt.Errorf("index: batch: %w", err)
 	}
 	b.flushes++
-	b.batch.Reset()
+	// A new batch, not the old one Reset: scorch's Batch returns while a
+	// goroutine of its own may still range over the old batch's
+	// operations (the deletes after the last update), and Reset writes
+	// the fields it reads (a data race, reported by -race).
+	b.batch = b.ix.bleve.NewBatch()
 	return b.ix.spillSide()
 }
 
