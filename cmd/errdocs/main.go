@@ -193,7 +193,7 @@ func muchWork(much bool) {
 // the default. A cold build allocates a great deal of short-lived
 // garbage; a rebuild of a few records keeps most of what it allocates
 // (every record's summary, the caches' tables), and at the default its
-// collector ran five cycles over a live heap of hundreds of megabytes. A
+// collector ran cycle after cycle over a live heap that only grew. A
 // larger heap once cost such a rebuild more in fresh memory than the
 // collections it spared; since the heap is faulted in ahead on the idle
 // core (internal/hugepages), it no longer does (BENCHMARKS.md, session

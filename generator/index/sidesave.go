@@ -13,10 +13,10 @@ import (
 
 // The side store's table of places (sidetable.go) is saved beside its log,
 // in tableFile, after every Apply that changed the log. Opening an index
-// reads it instead of replaying the log: at half a million records the
-// replay reads and checksums every byte of a log of some three hundred
-// megabytes, which a one-change rebuild otherwise never reads, and builds
-// the table anew; the saved table is a tenth of that, read in one piece.
+// reads it instead of replaying the log: the replay reads and checksums
+// every byte of the log, which a one-change rebuild otherwise never
+// reads, and builds the table anew; the saved table is a small part of
+// the log's size, read in one piece.
 //
 // The table is a cache of the log, trusted only for the log it was saved
 // with: the log's length and its last segment's generation are in it, and
@@ -71,7 +71,7 @@ func (ix *Index) waitTable() error {
 // writeTable writes the table file, or removes it when the table cannot
 // be described by offsets in the log as it is now (an entry still on the
 // heap, or read from a mapping of a file compacted away). It streams:
-// the table is tens of megabytes, not to be copied into fresh memory.
+// the table grows with the records, and is not copied into fresh memory.
 func (ix *Index) writeTable() error {
 	path := filepath.Join(ix.dir, tableFile)
 	t, log := &ix.side, &ix.log
