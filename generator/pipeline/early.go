@@ -73,8 +73,9 @@ func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*ind
 	e := &earlyExport{idx: idx, done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
-		// On the goroutine: a lookup in the index for every record (a
-		// tenth of a second at half a million) is not the model's to wait.
+		// On the goroutine: a lookup in the index for every record, when
+		// the index is not the one the page cache names, is not the
+		// model's to wait.
 		changed, present := changedAmong(ds, edited, inPrev, prev, idx)
 		only := map[int32]bool{}
 		for i := range changed {

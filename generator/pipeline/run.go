@@ -1027,6 +1027,9 @@ type nextSaves struct {
 	pc     chan *pageCacheWriter  // nil: no page cache is saved (b.gerr)
 	state  chan *export.StateSave // a nil StateSave: the export was kept, no state made
 	closed chan struct{}
+	// closeErr is what closing the index returned (its side store's
+	// table not saved, say), read once closed is.
+	closeErr error
 }
 
 func (b *build) beginSaves() *nextSaves {
@@ -1052,7 +1055,7 @@ func (b *build) beginSaves() *nextSaves {
 	go func() {
 		defer close(sv.closed)
 		if idx != nil {
-			idx.Close()
+			sv.closeErr = idx.Close()
 		}
 	}()
 	return sv
@@ -1081,6 +1084,9 @@ func (b *build) finishSaves(sv *nextSaves) {
 		b.c.cacheProblem("search export state: " + err.Error())
 	}
 	<-sv.closed
+	if sv.closeErr != nil {
+		b.c.cacheProblem("search index: " + sv.closeErr.Error())
+	}
 }
 
 // abort drops what was saved, the site not published: the files saved
