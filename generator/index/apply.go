@@ -55,6 +55,8 @@ func (ix *Index) ApplyEntries(changed iter.Seq[*Entry], keep func(id string) boo
 		bs = DefaultBatchSize
 	}
 	b := &applyBatch{ix: ix, batch: ix.bleve.NewBatch(), size: bs, dirty: filepath.Join(ix.dir, dirtyFile)}
+	// Whatever ends the Apply, no batch is left running behind it.
+	defer b.wait()
 	for e := range changed {
 		if err := b.put(e, &st); err != nil {
 			return st, err
@@ -64,6 +66,9 @@ func (ix *Index) ApplyEntries(changed iter.Seq[*Entry], keep func(id string) boo
 		return st, err
 	}
 	if err := b.flush(); err != nil {
+		return st, err
+	}
+	if err := b.wait(); err != nil {
 		return st, err
 	}
 	if b.flushes > 0 {
@@ -92,6 +97,9 @@ type applyBatch struct {
 	dirty   string // the file that says the side store may disagree
 	marked  bool   // dirty written
 	flushes int
+	// running receives the end of the batch bleve is applying, while it
+	// runs beside the filling of the next one.
+	running chan error
 }
 
 // put indexes e's record unless the side store holds its hash already.
@@ -173,16 +181,37 @@ func (b *applyBatch) flush() error {
 		}
 		b.marked = true
 	}
-	if err := b.ix.bleve.Batch(b.batch); err != nil {
-		return fmt.Errorf("index: batch: %w", err)
+	// bleve applies a batch on the caller's goroutine, and builds its
+	// segment on one core: the next batch fills meanwhile, so that the
+	// records read for the index (and the pages rendered from them) do
+	// not stop for every batch. One batch runs at a time.
+	if err := b.wait(); err != nil {
+		return err
 	}
+	batch, running := b.batch, make(chan error, 1)
+	go func() { running <- b.ix.bleve.Batch(batch) }()
+	b.running = running
 	b.flushes++
-	// A new batch, not the old one Reset: scorch's Batch returns while a
-	// goroutine of its own may still range over the old batch's
-	// operations (the deletes after the last update), and Reset writes
-	// the fields it reads (a data race, reported by -race).
+	// A new batch, not the old one Reset: the old one is bleve's until
+	// its Batch returns, and scorch's Batch may even then still range
+	// over its operations (the deletes after the last update) on a
+	// goroutine of its own; Reset writes the fields it reads.
 	b.batch = b.ix.bleve.NewBatch()
 	return b.ix.spillSide()
+}
+
+// wait waits for the batch bleve is applying, if any, and returns its
+// error.
+func (b *applyBatch) wait() error {
+	if b.running == nil {
+		return nil
+	}
+	err := <-b.running
+	b.running = nil
+	if err != nil {
+		return fmt.Errorf("index: batch: %w", err)
+	}
+	return nil
 }
 
 // settle merges segments now, so that the export that follows and later

@@ -103,3 +103,67 @@ func TestRecordHashSeesEveryField(t *testing.T) {
 		t.Error("records whose lists differ only where they are split share a hash")
 	}
 }
+
+// TestManyBatchesAnswerAsOne checks that records applied in many small
+// batches, each applied by bleve while the next one fills, give the index
+// one batch gives: after a first Sync and after a change set that
+// updates and deletes across batches.
+func TestManyBatchesAnswerAsOne(t *testing.T) {
+	recs := genRecords(600, 9)
+	a, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.BatchSize = 25
+	if _, err := a.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	// Every third record updated, every seventh deleted.
+	var next, changed []record.Record
+	for i, r := range recs {
+		switch {
+		case i%7 == 0:
+			continue
+		case i%3 == 0:
+			r.Documentation += " Rebatched after the quarterly audit."
+			changed = append(changed, r)
+		}
+		next = append(next, r)
+	}
+	keep := map[string]bool{}
+	for _, r := range next {
+		keep[r.ID] = true
+	}
+	st, err := a.Apply(Records(changed), func(id string) bool { return keep[id] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Updated != len(changed) || st.Deleted != len(recs)-len(next) {
+		t.Fatalf("Apply stats = %+v, want %d updated, %d deleted", st, len(changed), len(recs)-len(next))
+	}
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Sync(Records(next)); err != nil {
+		t.Fatal(err)
+	}
+	if a.Len() != len(next) || a.DocCount() != b.DocCount() || a.Len() != b.Len() {
+		t.Fatalf("many batches: %d records, %d docs; one batch: %d, %d; want %d", a.Len(), a.DocCount(), b.Len(), b.DocCount(), len(next))
+	}
+	for _, q := range []string{"quarterly audit", "connection", "timeout", "invalid", "not found", recs[1].ErrorMessage} {
+		ha, hb := match(t, a, q, 40), match(t, b, q, 40)
+		if len(hb) == 0 || !slices.Equal(ha, hb) {
+			t.Errorf("%q: many batches find %v, one batch %v", q, ha, hb)
+		}
+	}
+	for _, r := range next {
+		ea, _ := a.side.get(r.ID)
+		eb, _ := b.side.get(r.ID)
+		if ea.Hash != eb.Hash || ea.SortKey != eb.SortKey || !slices.Equal(ea.Blob, eb.Blob) {
+			t.Fatalf("record %s: side entry %+v after many batches, %+v after one", r.ID, ea, eb)
+		}
+	}
+}
