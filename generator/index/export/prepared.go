@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/errdocs/errdocs/internal/cachefile"
 )
@@ -15,6 +16,19 @@ import (
 // when not 0 the norm's float32 bits); then per long list its tail count
 // and blocks (count first), each its first doc, last - first, count, best
 // posting (freq, norm bits) and encoding.
+// preparedSize is at least the size of what appendPrepared appends.
+func preparedSize(pt *preparedTerm) int {
+	const v = binary.MaxVarintLen64
+	n := (4+len(pt.long))*v + len(pt.headEnc.b) + len(pt.headBest)*(v+4)
+	for _, i := range pt.long {
+		n += 2 * v
+		for _, blk := range pt.blocks[i] {
+			n += 5*v + 4 + len(blk.enc.b)
+		}
+	}
+	return n
+}
+
 func appendPrepared(b []byte, pt *preparedTerm) []byte {
 	u := binary.AppendUvarint
 	b = u(b, uint64(pt.fallbacks))
@@ -187,6 +201,7 @@ func (pl *preparedList) eachDoc(fn func(uint32)) error {
 // head block, the count of tail blocks and the blocks; a block is its
 // first doc, last - first, count, maximum (float32 bits) and encoding.
 func appendList(b []byte, pl *preparedList) []byte {
+	b = slices.Grow(b, listSize(pl))
 	u := binary.AppendUvarint
 	b = u(b, 0)
 	b = cachefile.AppendString(b, pl.prefix)
@@ -207,6 +222,25 @@ func appendList(b []byte, pl *preparedList) []byte {
 	}
 	return b
 }
+
+// listSize is at least the size of what appendList appends: a prefix
+// list of a common prefix holds most records, and grown by appends it was
+// allocated about twice over.
+func listSize(pl *preparedList) int {
+	const v = binary.MaxVarintLen64
+	n := 12*v + len(pl.prefix) + len(pl.first) + len(pl.docs) + vblockSize
+	if pl.head != nil {
+		n += vblockSize + len(pl.head.enc.b)
+	}
+	for i := range pl.blocks {
+		n += vblockSize + len(pl.blocks[i].enc.b)
+	}
+	return n
+}
+
+// vblockSize is at least the size of what appendVBlock appends before
+// the block's encoding.
+const vblockSize = 4*binary.MaxVarintLen64 + 4
 
 func appendVBlock(b []byte, blk *encodedBlock) []byte {
 	b = binary.AppendUvarint(b, uint64(blk.first))

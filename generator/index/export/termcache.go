@@ -106,6 +106,7 @@ func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 // appendCachedEntry appends a dictionary entry to a cache file's body:
 // its fields' postings and pt, its prepared encoding.
 func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
+	b = slices.Grow(b, cachedEntrySize(group, pt))
 	b = binary.AppendUvarint(b, uint64(len(group)))
 	for i := range group {
 		b = appendCachedTerm(b, &group[i])
@@ -123,6 +124,24 @@ func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
 	}
 	binary.PutUvarint(b[n:], uint64(body))
 	return b
+}
+
+// cachedEntrySize is at least the size of the entry appendCachedEntry
+// makes: the entry of a common word holds most records' postings, and
+// grown by appends it was allocated about twice over.
+func cachedEntrySize(group []fieldTerm, pt *preparedTerm) int {
+	n := 2 * binary.MaxVarintLen64
+	for i := range group {
+		ft := &group[i]
+		if ft.cached != nil {
+			n += len(ft.cached)
+			continue
+		}
+		// A posting: its doc's gap, its freq (uvarints of 32 bits) and
+		// its norm (a code, or 0 and the raw bits).
+		n += 5*binary.MaxVarintLen64 + len(ft.term) + len(ft.posts)*(3*binary.MaxVarintLen32+4)
+	}
+	return n + preparedSize(pt)
 }
 
 // decode decodes the postings of a term read from the cache, once.
