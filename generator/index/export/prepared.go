@@ -16,19 +16,6 @@ import (
 // when not 0 the norm's float32 bits); then per long list its tail count
 // and blocks (count first), each its first doc, last - first, count, best
 // posting (freq, norm bits) and encoding.
-// preparedSize is at least the size of what appendPrepared appends.
-func preparedSize(pt *preparedTerm) int {
-	const v = binary.MaxVarintLen64
-	n := (4+len(pt.long))*v + len(pt.headEnc.b) + len(pt.headBest)*(v+4)
-	for _, i := range pt.long {
-		n += 2 * v
-		for _, blk := range pt.blocks[i] {
-			n += 5*v + 4 + len(blk.enc.b)
-		}
-	}
-	return n
-}
-
 func appendPrepared(b []byte, pt *preparedTerm) []byte {
 	u := binary.AppendUvarint
 	b = u(b, uint64(pt.fallbacks))
@@ -66,6 +53,36 @@ func appendBest(b []byte, p posting) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
 	}
 	return b
+}
+
+// preparedSize is the size of what appendPrepared appends.
+func preparedSize(pt *preparedTerm) int {
+	l := func(v int) int { return uvarintLen(uint64(v)) }
+	n := l(pt.fallbacks) + l(len(pt.long)) + l(boolInt(pt.hasHead))
+	for _, i := range pt.long {
+		n += l(i)
+	}
+	if pt.hasHead {
+		n += l(int(pt.headFirst)) + l(int(pt.headLast-pt.headFirst)) + l(pt.headCount) + l(len(pt.headEnc.b)) + len(pt.headEnc.b)
+		for _, p := range pt.headBest {
+			n += bestSize(p)
+		}
+	}
+	for _, i := range pt.long {
+		n += l(pt.nTail[i]) + l(len(pt.blocks[i]))
+		for _, blk := range pt.blocks[i] {
+			n += l(int(blk.first)) + l(int(blk.last-blk.first)) + l(blk.count) + bestSize(blk.max) + l(len(blk.enc.b)) + len(blk.enc.b)
+		}
+	}
+	return n
+}
+
+// bestSize is the size of what appendBest appends.
+func bestSize(p posting) int {
+	if p.freq == 0 {
+		return 1
+	}
+	return uvarintLen(uint64(p.freq)) + 4
 }
 
 func readBest(r *cachefile.Reader) posting {
@@ -223,24 +240,27 @@ func appendList(b []byte, pl *preparedList) []byte {
 	return b
 }
 
-// listSize is at least the size of what appendList appends: a prefix
-// list of a common prefix holds most records, and grown by appends it was
-// allocated about twice over.
+// listSize is the size of what appendList appends: the list is built in
+// a buffer of that size, since a prefix list of a common prefix holds
+// most records, and grown by appends it was allocated about twice over.
 func listSize(pl *preparedList) int {
-	const v = binary.MaxVarintLen64
-	n := 12*v + len(pl.prefix) + len(pl.first) + len(pl.docs) + vblockSize
+	l := func(v int) int { return uvarintLen(uint64(v)) }
+	n := 1 + l(len(pl.prefix)) + len(pl.prefix) + l(pl.field) + l(len(pl.first)) + len(pl.first) +
+		l(pl.nTerms) + 8 + l(pl.nPosts) + l(pl.fallbacks) + l(len(pl.docs)) + len(pl.docs) + 1 + l(len(pl.blocks))
 	if pl.head != nil {
-		n += vblockSize + len(pl.head.enc.b)
+		n += vblockSize(pl.head)
 	}
 	for i := range pl.blocks {
-		n += vblockSize + len(pl.blocks[i].enc.b)
+		n += vblockSize(&pl.blocks[i])
 	}
 	return n
 }
 
-// vblockSize is at least the size of what appendVBlock appends before
-// the block's encoding.
-const vblockSize = 4*binary.MaxVarintLen64 + 4
+// vblockSize is the size of what appendVBlock appends.
+func vblockSize(blk *encodedBlock) int {
+	l := func(v int) int { return uvarintLen(uint64(v)) }
+	return l(int(blk.first)) + l(int(blk.last-blk.first)) + l(blk.count) + 4 + l(len(blk.enc.b)) + len(blk.enc.b)
+}
 
 func appendVBlock(b []byte, blk *encodedBlock) []byte {
 	b = binary.AppendUvarint(b, uint64(blk.first))

@@ -61,10 +61,9 @@ const (
 const dupDF = math.MaxUint64
 
 // appendCachedTerm appends a term's postings in the cache file's format:
-// uvarint field, term, df, n; then the postings as a byte string: per
-// posting the doc gap, the frequency and the field length whose norm
-// bleve stored (0 then the float32 bits when no length reproduces it).
-func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
+// uvarint field, term, df, n; then the postings as a byte string (enc,
+// encodePostings's, when the term was not read from the cache).
+func appendCachedTerm(b []byte, ft *fieldTerm, enc []byte) []byte {
 	if ft.cached != nil {
 		return append(b, ft.cached...)
 	}
@@ -73,13 +72,25 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 	b = append(b, ft.term...)
 	b = binary.AppendUvarint(b, ft.df)
 	b = binary.AppendUvarint(b, uint64(len(ft.posts)))
-	// The postings are encoded once, into a buffer, then appended after
-	// their size: a patched term of a common word has most records'
-	// postings, and finding a norm's code is most of a posting's cost.
-	buf := encodedScratch.Get().(*[]byte)
-	enc := (*buf)[:0]
+	b = binary.AppendUvarint(b, uint64(len(enc)))
+	return append(b, enc...)
+}
+
+// cachedTermSize is the size of what appendCachedTerm appends.
+func cachedTermSize(ft *fieldTerm, enc []byte) int {
+	if ft.cached != nil {
+		return len(ft.cached)
+	}
+	return uvarintLen(uint64(ft.field)) + uvarintLen(uint64(len(ft.term))) + len(ft.term) +
+		uvarintLen(ft.df) + uvarintLen(uint64(len(ft.posts))) + uvarintLen(uint64(len(enc))) + len(enc)
+}
+
+// encodePostings appends posts in the cache file's format: per posting
+// the doc gap, the frequency and the field length whose norm bleve
+// stored (0 then the float32 bits when no length reproduces it).
+func encodePostings(enc []byte, posts []posting) []byte {
 	prev := uint32(0)
-	for _, p := range ft.posts {
+	for _, p := range posts {
 		enc = binary.AppendUvarint(enc, uint64(p.doc-prev))
 		prev = p.doc
 		enc = binary.AppendUvarint(enc, uint64(p.freq))
@@ -90,58 +101,53 @@ func appendCachedTerm(b []byte, ft *fieldTerm) []byte {
 			enc = binary.LittleEndian.AppendUint32(enc, math.Float32bits(p.norm))
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(enc)))
-	b = append(b, enc...)
-	*buf = enc
-	encodedScratch.Put(buf)
-	return b
+	return enc
 }
 
-// encodedScratch holds the buffers appendCachedTerm encodes postings
-// into.
+// encodedScratch holds the buffers postings are encoded into.
 var encodedScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 
 // appendCachedEntry appends a dictionary entry to a cache file's body:
-// its fields' postings and pt, its prepared encoding.
+// its fields' postings and pt, its prepared encoding. The postings are
+// encoded first and the entry's size known before b grows, once: the
+// entry of a common word holds most records' postings, and grown by
+// appends it was allocated about twice over.
 func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
-	b = slices.Grow(b, cachedEntrySize(group, pt))
+	encs := make([]*[]byte, len(group))
+	size := uvarintLen(uint64(len(group)))
+	for i := range group {
+		if group[i].cached == nil {
+			encs[i] = encodedScratch.Get().(*[]byte)
+			*encs[i] = encodePostings((*encs[i])[:0], group[i].posts)
+		}
+		size += cachedTermSize(&group[i], encOf(encs[i]))
+	}
+	body := 0
+	if len(pt.long) > 0 {
+		body = preparedSize(pt)
+	}
+	b = slices.Grow(b, size+uvarintLen(uint64(body))+body)
 	b = binary.AppendUvarint(b, uint64(len(group)))
 	for i := range group {
-		b = appendCachedTerm(b, &group[i])
+		b = appendCachedTerm(b, &group[i], encOf(encs[i]))
+		if encs[i] != nil {
+			encodedScratch.Put(encs[i])
+		}
 	}
-	if len(pt.long) == 0 {
-		return binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, uint64(body))
+	if body > 0 {
+		b = appendPrepared(b, pt)
 	}
-	n := len(b)
-	b = binary.AppendUvarint(b, 0) // one byte held for the length
-	b = appendPrepared(b, pt)
-	body := len(b) - n - 1
-	if k := uvarintLen(uint64(body)); k > 1 {
-		b = append(b, make([]byte, k-1)...)
-		copy(b[n+k:], b[n+1:n+1+body])
-	}
-	binary.PutUvarint(b[n:], uint64(body))
 	return b
 }
 
-// cachedEntrySize is at least the size of the entry appendCachedEntry
-// makes: the entry of a common word holds most records' postings, and
-// grown by appends it was allocated about twice over.
-func cachedEntrySize(group []fieldTerm, pt *preparedTerm) int {
-	n := 2 * binary.MaxVarintLen64
-	for i := range group {
-		ft := &group[i]
-		if ft.cached != nil {
-			n += len(ft.cached)
-			continue
-		}
-		// A posting: its doc's gap, its freq (uvarints of 32 bits) and
-		// its norm (a code, or 0 and the raw bits).
-		n += 5*binary.MaxVarintLen64 + len(ft.term) + len(ft.posts)*(3*binary.MaxVarintLen32+4)
+func encOf(buf *[]byte) []byte {
+	if buf == nil {
+		return nil
 	}
-	return n + preparedSize(pt)
+	return *buf
 }
 
 // decode decodes the postings of a term read from the cache, once.
