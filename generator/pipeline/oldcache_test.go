@@ -45,7 +45,7 @@ func toOldFormat(t *testing.T, dir string) int {
 		}
 		var old []byte
 		switch kind {
-		case noChangeKind, binaryKind, "pattern words", countKind, groupsKind, "export numbering", assetKind, "side store table":
+		case noChangeKind, binaryKind, "pattern words", countKind, groupsKind, "export numbering", assetKind, "side store table", rebuildMemoryKind:
 			return nil // kinds made since: no old format
 		case "export state":
 			os.Remove(p)
