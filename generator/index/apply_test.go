@@ -19,14 +19,7 @@ func TestApplyEqualsSync(t *testing.T) {
 			Documentation: "doc", TriggerScenarios: "t", CommonSituations: "c",
 			AnalyzedSha: "0000000000000000000000000000000000000000", AnalyzedAt: "2026-01-01T00:00:00Z", SchemaVersion: 2})
 	}
-	a, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if _, err := a.Sync(Records(recs)); err != nil {
-		t.Fatal(err)
-	}
+	a := syncedTemp(t, 0, recs)
 	// Change one, delete one, add one.
 	next := slices.Clone(recs)
 	next[0].Documentation = "changed documentation about timeouts"
@@ -45,14 +38,7 @@ func TestApplyEqualsSync(t *testing.T) {
 	if st.Updated != 1 || st.Added != 1 || st.Deleted != 1 {
 		t.Errorf("Apply stats = %+v, want 1 updated, 1 added, 1 deleted", st)
 	}
-	b, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if _, err := b.Sync(Records(next)); err != nil {
-		t.Fatal(err)
-	}
+	b := syncedTemp(t, 0, next)
 	if a.Len() != b.Len() || a.DocCount() != b.DocCount() {
 		t.Fatalf("Apply gave %d records (%d docs), Sync %d (%d)", a.Len(), a.DocCount(), b.Len(), b.DocCount())
 	}
@@ -110,15 +96,7 @@ func TestRecordHashSeesEveryField(t *testing.T) {
 // updates and deletes across batches.
 func TestManyBatchesAnswerAsOne(t *testing.T) {
 	recs := genRecords(600, 9)
-	a, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	a.BatchSize = 25
-	if _, err := a.Sync(Records(recs)); err != nil {
-		t.Fatal(err)
-	}
+	a := syncedTemp(t, 25, recs)
 	// Every third record updated, every seventh deleted.
 	var next, changed []record.Record
 	for i, r := range recs {
@@ -142,14 +120,7 @@ func TestManyBatchesAnswerAsOne(t *testing.T) {
 	if st.Updated != len(changed) || st.Deleted != len(recs)-len(next) {
 		t.Fatalf("Apply stats = %+v, want %d updated, %d deleted", st, len(changed), len(recs)-len(next))
 	}
-	b, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if _, err := b.Sync(Records(next)); err != nil {
-		t.Fatal(err)
-	}
+	b := syncedTemp(t, 0, next)
 	if a.Len() != len(next) || a.DocCount() != b.DocCount() || a.Len() != b.Len() {
 		t.Fatalf("many batches: %d records, %d docs; one batch: %d, %d; want %d", a.Len(), a.DocCount(), b.Len(), b.DocCount(), len(next))
 	}

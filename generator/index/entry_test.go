@@ -14,21 +14,11 @@ import (
 // and the same results.
 func TestPreparedEntriesIndexAsRecordsDo(t *testing.T) {
 	recs := corpus.Generate(400, 5).Records()
-	a, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	a.BatchSize = 64
+	a := openTemp(t, 64)
 	if _, err := a.Apply(Records(recs), func(string) bool { return true }); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	b.BatchSize = 64
+	b := openTemp(t, 64)
 	entries := make([]*Entry, len(recs))
 	var wg sync.WaitGroup
 	for w := range 4 {

@@ -14,6 +14,31 @@ func genRecords(n int, seed int64) []record.Record {
 	return corpus.Generate(n, seed).Records()
 }
 
+// openTemp opens an empty index in a folder of the test's own, closed
+// when the test ends, with batches of batchSize records (0: the default).
+func openTemp(t *testing.T, batchSize int) *Index {
+	t.Helper()
+	ix, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if batchSize > 0 {
+		ix.BatchSize = batchSize
+	}
+	return ix
+}
+
+// syncedTemp is openTemp holding recs, synced in.
+func syncedTemp(t *testing.T, batchSize int, recs []record.Record) *Index {
+	t.Helper()
+	ix := openTemp(t, batchSize)
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // match returns the ids of the records that a plain bleve match query
 // over every field finds, best first, ties by id. The store's tests need
 // no more; the query the browser runs is tested in generator/index/export
