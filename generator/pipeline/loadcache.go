@@ -77,6 +77,9 @@ const (
 type readCache struct {
 	dir string
 	bin [32]byte // the errdocs binary's hash
+	// cwd is the working folder, which makes a relative path absolute
+	// (key); "" when it cannot be known.
+	cwd string
 
 	mu     sync.Mutex
 	missed map[string]read.FileID // files looked up, not cached, and cacheable
@@ -85,9 +88,9 @@ type readCache struct {
 	// one file of the cache folder: loaded once, and saved with the files
 	// verified in this build when they differ from those loaded.
 	sumsOnce sync.Once
-	sums     map[string]read.FileID // loaded, by path
+	sums     map[string]read.FileID // loaded, by key (absolute path)
 	sumsRaw  []byte                 // as loaded
-	verified map[string]read.FileID // in this build, by path
+	verified map[string]read.FileID // in this build, by key
 	// Entries of files read whole, written under a temporary name (by
 	// path) for save to rename into place; files whose records did not
 	// come together are spoiled: not cached.
@@ -125,7 +128,8 @@ func newReadCache(dir string) *readCache {
 	if err != nil {
 		return nil
 	}
-	rc := &readCache{dir: dir, bin: bin, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
+	cwd, _ := os.Getwd()
+	rc := &readCache{dir: dir, bin: bin, cwd: cwd, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
 	rc.held = map[*[]byte]bool{}
 	rc.prevYoung = rc.loadYoung()
 	rc.prevCount = rc.loadCount()
@@ -265,12 +269,19 @@ type cachedRecord struct {
 }
 
 func (rc *readCache) entryPath(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	h := sha256.Sum256([]byte(abs))
+	h := sha256.Sum256([]byte(rc.key(path)))
 	return filepath.Join(rc.dir, hex.EncodeToString(h[:12]))
+}
+
+// key is the name the cache knows a record file by: its absolute path.
+// A dataset named another way than at the last build (relative or
+// absolute, with "./" or a trailing slash) is the same files, and is
+// served from the cache all the same; reports name files as given.
+func (rc *readCache) key(path string) string {
+	if filepath.IsAbs(path) || rc.cwd == "" {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(rc.cwd, path)
 }
 
 // racy reports a file changed too recently to be cached. The change time
@@ -290,12 +301,12 @@ func (rc *readCache) Lookup(id read.FileID) (read.Cached, bool) {
 	if id.ChangeTime%int64(time.Second) == 0 {
 		rc.coarse.Store(true)
 	}
-	if rc.prevYoung[id.Path] {
+	if rc.prevYoung[rc.key(id.Path)] {
 		rc.count.wereYoung.Add(1)
 	}
 	if racy(id) {
 		rc.mu.Lock()
-		rc.young = append(rc.young, id.Path)
+		rc.young = append(rc.young, rc.key(id.Path))
 		rc.mu.Unlock()
 		return read.Cached{}, false
 	}
@@ -343,8 +354,10 @@ func (rc *readCache) loadSums() {
 // Sum implements read.SumCache.
 func (rc *readCache) Sum(id read.FileID) ([32]byte, bool) {
 	rc.sumsOnce.Do(rc.loadSums)
-	known, ok := rc.sums[id.Path]
-	if !ok || !known.SameFile(id) || racy(id) {
+	keyed := id
+	keyed.Path = rc.key(id.Path)
+	known, ok := rc.sums[keyed.Path]
+	if !ok || !known.SameFile(keyed) || racy(id) {
 		return [32]byte{}, false
 	}
 	id.SHA256, id.Verified = known.SHA256, true
@@ -358,7 +371,7 @@ func (rc *readCache) Hashed(id read.FileID) {
 		return
 	}
 	rc.mu.Lock()
-	rc.verified[id.Path] = id
+	rc.verified[rc.key(id.Path)] = id
 	rc.mu.Unlock()
 }
 
@@ -396,7 +409,7 @@ func (rc *readCache) saveSums() error {
 // header is the identity an entry was made for, appended to b.
 func (rc *readCache) header(b []byte, id read.FileID) []byte {
 	b = append(b, rc.bin[:]...)
-	b = cachefile.AppendString(b, id.Path)
+	b = cachefile.AppendString(b, rc.key(id.Path))
 	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModTime), uint64(id.ChangeTime)} {
 		b = binary.LittleEndian.AppendUint64(b, v)
 	}

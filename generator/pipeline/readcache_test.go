@@ -495,3 +495,39 @@ func TestReadCacheServesLongFiles(t *testing.T) {
 		t.Fatalf("second build: %+v", second.rep)
 	}
 }
+
+// The read cache knows a record file by its absolute path: the same
+// dataset named relatively, absolutely or with "./" is served from it
+// (half a million records read again cost a rebuild fourteen seconds),
+// and the manifest check hashes nothing again; problems still name the
+// files as the build was given them.
+func TestReadCacheSameFilesNamedOtherwise(t *testing.T) {
+	trustAll(t)
+	in, _ := testInput(t)
+	writeManifest(t, in, "f0.json", "f1.json", "f2.json")
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(cwd, in)
+	if err != nil {
+		t.Skipf("no relative path to %s: %v", in, err)
+	}
+	out, cache := filepath.Join(t.TempDir(), "site"), t.TempDir()
+	first := runBuild(t, in, out, cache)
+	if first.rep.Cached != 0 || first.rep.Hashed != 3 {
+		t.Fatalf("first build: %d files from the cache, %d hashed; want 0 and 3", first.rep.Cached, first.rep.Hashed)
+	}
+	for _, name := range []string{rel, "." + string(filepath.Separator) + rel + string(filepath.Separator), in} {
+		o := runBuild(t, name, out, cache)
+		if o.rep.Cached != 3 || o.rep.Hashed != 0 {
+			t.Errorf("dataset named %q: %d files from the read cache (want 3), %d hashed (want 0)", name, o.rep.Cached, o.rep.Hashed)
+		}
+		if !slices.ContainsFunc(o.problems, func(p string) bool { return strings.HasPrefix(p, filepath.Join(name, "z.jsonl")) }) {
+			t.Errorf("dataset named %q: no problem names z.jsonl as given: %q", name, o.problems)
+		}
+		if len(o.files) != len(first.files) {
+			t.Errorf("dataset named %q: %d files in the site, want %d", name, len(o.files), len(first.files))
+		}
+	}
+}
