@@ -497,8 +497,7 @@ func TestReadCacheServesLongFiles(t *testing.T) {
 }
 
 // The read cache knows a record file by its absolute path: the same
-// dataset named relatively, absolutely or with "./" is served from it
-// (half a million records read again cost a rebuild fourteen seconds),
+// dataset named relatively, absolutely or with "./" is served from it,
 // and the manifest check hashes nothing again; problems still name the
 // files as the build was given them.
 func TestReadCacheSameFilesNamedOtherwise(t *testing.T) {

@@ -30,8 +30,8 @@ var stretch []addrRange
 //
 // Populating is the guest kernel's share of a first touch. Some hosts
 // back a populated page only at its first write from user space, which
-// the heap then pays on its own path (about half the cost of a touch;
-// BENCHMARKS.md, session 33). Writing each page from this thread would
+// the heap then pays on its own path (BENCHMARKS.md, session 33).
+// Writing each page from this thread would
 // move that too, but a thread of the lowest priority running Go code can
 // hold up a stop-the-world pause for as long as the kernel leaves it
 // waiting, so the thread stays in system calls.
