@@ -159,6 +159,10 @@ func TestIncrementalExportEqualsWhole(t *testing.T) {
 	// writes.
 	t.Run("no term cache", func(t *testing.T) {
 		noCache := func(ex *Exporter) {
+			// The export writes its term cache files after it returns
+			// (SaveState waits for them): the folder is removed once they
+			// are written, not while.
+			ex.pending.termWrites.wait()
 			if err := os.RemoveAll(filepath.Join(ex.ix.Dir(), termCacheDir)); err != nil {
 				t.Fatal(err)
 			}
