@@ -204,6 +204,31 @@ func (b *Builder) Add(s Summary) int32 {
 	return int32(len(b.summaries) - 1)
 }
 
+// Summary returns the i-th summary added.
+func (b *Builder) Summary(i int32) *Summary { return &b.summaries[i] }
+
+// Drop removes the summaries at the indexes gone (ascending), keeping the
+// others in order.
+func (b *Builder) Drop(gone []int32) { b.summaries = DropAt(b.summaries, gone) }
+
+// DropAt removes the elements of s at the indexes gone (ascending),
+// keeping the others in order.
+func DropAt[T any](s []T, gone []int32) []T {
+	if len(gone) == 0 {
+		return s
+	}
+	kept, g := s[:0], 0
+	for i := range s {
+		if g < len(gone) && int(gone[g]) == i {
+			g++
+			continue
+		}
+		kept = append(kept, s[i])
+	}
+	clear(s[len(kept):])
+	return kept
+}
+
 // Grow makes room for n more summaries: a caller that knows about how
 // many records come spares the copies of growing the table.
 func (b *Builder) Grow(n int) { b.summaries = slices.Grow(b.summaries, n) }

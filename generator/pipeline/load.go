@@ -27,6 +27,10 @@ func load(c *Config, rep *Report, rejects io.Writer, rc *readCache) (*dataset, e
 		rc.discard()
 		return nil, l.consumeErr
 	}
+	if err := l.unique(); err != nil {
+		rc.discard()
+		return nil, err
+	}
 	return l.finish(extras, errs)
 }
 
@@ -43,6 +47,14 @@ type loader struct {
 	set   *validate.Set
 	rl    *rejectLog
 	files map[string]bool // record files that gave records
+
+	// In a rebuild the uniqueness rules wait for the end of the reading
+	// (unique): bulk notes every valid record's keys, lines the line of
+	// each record of the dataset, and held the records rejected
+	// meanwhile, to be reported then in read order.
+	bulk  *validate.Bulk
+	lines []int32
+	held  []heldReject
 
 	queue, work chan *batch
 	validators  sync.WaitGroup
@@ -62,6 +74,7 @@ type checked struct {
 	id       string
 	problems []validate.Problem
 	sum      model.Summary
+	keys     validate.Keys // when the loader asks (loader.bulk)
 	raw      [32]byte
 }
 
@@ -87,7 +100,8 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 		cur: &batch{done: make(chan struct{})}, consumed: make(chan struct{})}
 	if rc != nil && rc.prevCount > 0 {
 		l.ds.grow(rc.prevCount)
-		l.set.Grow(rc.prevCount)
+		l.bulk = validate.NewBulk(rc.prevCount)
+		l.lines = make([]int32, 0, rc.prevCount)
 	}
 	for w := 0; w < c.Workers; w++ {
 		l.validators.Add(1)
@@ -109,6 +123,13 @@ func (l *loader) validate() {
 			if len(b.cached.runs) > 0 {
 				b.decoded, b.decodeErr = b.cached.decode(&dec, b.run, l.rc.records())
 			}
+			if l.bulk != nil {
+				for k := range b.decoded {
+					if r := &b.decoded[k]; r.problems == nil {
+						r.keys = validate.KeysOf(r.sum.ID, r.sum.Repo, r.sum.Slug)
+					}
+				}
+			}
 			close(b.done)
 			continue
 		}
@@ -118,6 +139,9 @@ func (l *loader) validate() {
 			ck.id, ck.problems = rec.ID, problems
 			if len(problems) == 0 {
 				ck.sum = model.Summarize(&rec)
+				if l.bulk != nil {
+					ck.keys = validate.KeysOf(rec.ID, rec.Repo, rec.Slug)
+				}
 			}
 			ck.raw = sha256.Sum256(ck.it.Raw)
 		}
@@ -159,7 +183,7 @@ func (l *loader) takeCached(path string, n int, recs []cachedRecord) error {
 		} else {
 			// The record's JSON is not at hand: should it be a duplicate
 			// now, the rejects file reads it again.
-			t.id, t.sum, t.needRaw = r.sum.ID, &r.sum, true
+			t.id, t.sum, t.keys, t.needRaw = r.sum.ID, &r.sum, r.keys, true
 		}
 		if err := l.take(t); err != nil {
 			return err
@@ -173,7 +197,7 @@ func (l *loader) takeCached(path string, n int, recs []cachedRecord) error {
 func (l *loader) takeRead(b *batch) error {
 	for k := range b.items {
 		ck := &b.items[k]
-		t := taken{src: ck.it.Source, id: ck.id, problems: ck.problems, sum: &ck.sum, raw: ck.raw, rawJSON: ck.it.Raw}
+		t := taken{src: ck.it.Source, id: ck.id, problems: ck.problems, sum: &ck.sum, keys: ck.keys, raw: ck.raw, rawJSON: ck.it.Raw}
 		if err := l.take(t); err != nil {
 			return err
 		}
@@ -326,6 +350,7 @@ type taken struct {
 	id       string
 	problems []validate.Problem
 	sum      *model.Summary
+	keys     validate.Keys
 	raw      [32]byte
 	rawJSON  []byte
 	needRaw  bool
@@ -336,20 +361,101 @@ type taken struct {
 func (l *loader) take(t taken) error {
 	rep, ds := l.rep, l.ds
 	rep.Read++
-	if len(t.problems) == 0 {
+	if len(t.problems) == 0 && l.bulk == nil {
 		t.problems = l.set.Add(t.src, &record.Record{ID: t.sum.ID, Repo: t.sum.Repo, Slug: t.sum.Slug})
 	}
 	if len(t.problems) > 0 {
 		rep.Rejected++
 		rj := validate.Reject{Source: t.src, ID: t.id, Problems: t.problems, Raw: t.rawJSON}
-		l.c.Problem(rj.Error())
-		return l.rl.add(rj, t.raw, t.needRaw)
+		if l.bulk != nil {
+			// Held without its JSON, which may be large and many: the
+			// message is made now, and the rejects file reads it again.
+			msg := rj.Error()
+			rj.Raw = nil
+			l.held = append(l.held, heldReject{before: int32(len(ds.ids)), msg: msg, rj: rj, raw: t.raw})
+			return nil
+		}
+		return l.reject(rj.Error(), rj, t.raw, t.needRaw)
+	}
+	if l.bulk != nil {
+		l.bulk.Add(t.sum.Repo, t.keys)
+		l.lines = append(l.lines, int32(t.src.Line))
 	}
 	ds.add(t.src, t.sum, t.raw)
 	if rep.Read%1000 == 0 {
 		l.c.Progress("read", rep.Read, 0)
 	}
 	return nil
+}
+
+// reject reports a record left out (msg: rj.Error()); the rejects file
+// reads its JSON again when rj lacks it (needRaw).
+func (l *loader) reject(msg string, rj validate.Reject, raw [32]byte, needRaw bool) error {
+	l.c.Problem(msg)
+	return l.rl.add(rj, raw, needRaw)
+}
+
+// heldReject is a record rejected while the uniqueness rules wait (bulk),
+// after before valid records, without its JSON (raw is its sha256).
+type heldReject struct {
+	before int32
+	msg    string
+	rj     validate.Reject
+	raw    [32]byte
+}
+
+// unique applies the uniqueness rules that the reading left to its end
+// (bulk), and reports the records rejected since, in read order. When no
+// record can break them (Bulk.Clean), there is nothing to apply; else
+// every valid record is added to the Set in read order, as the reading
+// would have, and those it rejects leave the dataset.
+func (l *loader) unique() error {
+	if l.bulk == nil {
+		return nil
+	}
+	ds := l.ds
+	var late []heldReject
+	if !l.bulk.Clean() {
+		var gone []int32
+		for i := range int32(len(ds.ids)) {
+			sum, at := ds.builder.Summary(i), ds.locs[i]
+			src := record.Source{File: ds.files[at.file], Index: int(at.index), Line: int(l.lines[i])}
+			if ps := l.set.Add(src, &record.Record{ID: sum.ID, Repo: sum.Repo, Slug: sum.Slug}); len(ps) > 0 {
+				rj := validate.Reject{Source: src, ID: sum.ID, Problems: ps}
+				late = append(late, heldReject{before: i, msg: rj.Error(), rj: rj, raw: ds.raws[i]})
+				gone = append(gone, i)
+			}
+		}
+		l.rep.Rejected += len(gone)
+		ds.drop(gone)
+	}
+	// A record rejected after before valid ones comes before the valid
+	// record of that number.
+	held := l.held
+	for len(held) > 0 || len(late) > 0 {
+		var next heldReject
+		if len(late) == 0 || len(held) > 0 && held[0].before <= late[0].before {
+			next, held = held[0], held[1:]
+		} else {
+			next, late = late[0], late[1:]
+		}
+		if err := l.reject(next.msg, next.rj, next.raw, true); err != nil {
+			return err
+		}
+	}
+	l.bulk, l.lines, l.held = nil, nil, nil
+	return nil
+}
+
+// drop removes the records at the site indexes gone (ascending).
+func (ds *dataset) drop(gone []int32) {
+	if len(gone) == 0 {
+		return
+	}
+	ds.builder.Drop(gone)
+	ds.locs = model.DropAt(ds.locs, gone)
+	ds.raws = model.DropAt(ds.raws, gone)
+	ds.ids = model.DropAt(ds.ids, gone)
 }
 
 // grow makes room for n records: the previous build's count, so that

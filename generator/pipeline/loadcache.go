@@ -266,6 +266,7 @@ type cachedRecord struct {
 	id          string             // of a rejected record, as it gave it
 	rawJSON     []byte             // of a rejected record, for the rejects file
 	sum         model.Summary      // of a valid one
+	keys        validate.Keys      // of a valid one, when the loader asks (loader.bulk)
 }
 
 func (rc *readCache) entryPath(path string) string {

@@ -530,3 +530,55 @@ func TestReadCacheSameFilesNamedOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// A rebuild leaves the uniqueness rules to the end of its reading (the
+// records of files the read cache serves are not added to a Set one by
+// one). When a changed file brings a record that breaks one (an id or a
+// slug another file has, before or after it; a repo that shares a folder
+// with another; one whose path the site cannot have), the rebuild must
+// still reject the same records, with the same messages in the same
+// order, as a build without the cache; and accept them again once the
+// offending record is gone. Each offence comes alone, so that each of
+// the checks that let the rebuild skip the rules is tried.
+func TestReadCacheRebuildKeepsUniquenessRules(t *testing.T) {
+	trustAll(t)
+	offences := []struct {
+		name   string
+		change func(r, f0, f2 map[string]any)
+	}{
+		// f0 is read before f1: the new record is rejected.
+		{"id of an earlier file", func(r, f0, _ map[string]any) { r["id"] = f0["id"] }},
+		// f2 is read after f1: f2's record is rejected, and its page goes.
+		{"id of a later file", func(r, _, f2 map[string]any) { r["id"] = f2["id"] }},
+		{"slug of an earlier file", func(r, f0, _ map[string]any) { r["slug"] = f0["slug"] }},
+		{"repo in other case", func(r, _, _ map[string]any) { r["repo"] = strings.ToUpper(r["repo"].(string)) }},
+		{"repo that is no Windows folder", func(r, _, _ map[string]any) { r["repo"] = "con/tools" }},
+	}
+	for _, o := range offences {
+		t.Run(o.name, func(t *testing.T) {
+			in, files := testInput(t)
+			p := newPair(t, in)
+			base := p.build().rep.Rejected
+			f0, f2 := files[0][0].(map[string]any), files[2][0].(map[string]any)
+			offender := seedRecord(t, 300, func(r map[string]any) { o.change(r, f0, f2) })
+			// Between f1's records, before its own rejected one.
+			edited := slices.Concat(files[1][:2], []any{offender}, files[1][2:])
+			writeRecords(t, filepath.Join(in, "f1.json"), edited...)
+			second := p.build()
+			if second.rep.Cached == 0 {
+				t.Fatalf("the rebuild took no file from the read cache: it did not try the rules left to the end")
+			}
+			if second.rep.Rejected != base+1 {
+				t.Errorf("rebuild rejected %d records, want %d: %q", second.rep.Rejected, base+1, second.problems)
+			}
+			// Nothing changed: f1 is served from the cache too.
+			if third := p.build(); third.rep.Rejected != base+1 {
+				t.Errorf("no-change rebuild rejected %d records, want %d", third.rep.Rejected, base+1)
+			}
+			writeRecords(t, filepath.Join(in, "f1.json"), files[1]...)
+			if fourth := p.build(); fourth.rep.Rejected != base {
+				t.Errorf("rebuild without the offending record rejected %d, want %d: %q", fourth.rep.Rejected, base, fourth.problems)
+			}
+		})
+	}
+}

@@ -1,0 +1,134 @@
+package validate
+
+import (
+	"hash/maphash"
+	"strconv"
+	"sync"
+)
+
+// Bulk answers, for a whole dataset at once, whether any record could
+// break a rule of Set: an id twice, a slug twice in one repo, a repo
+// whose path the site cannot have or that shares a folder with another.
+// When none can (Clean), adding every record to a Set in read order
+// would report nothing, so the caller need not: a Set probes a table of
+// every id at each record, a large part of the one goroutine that takes
+// a rebuild's records in read order, while Bulk appends two numbers
+// (made beforehand, on any goroutine: KeysOf) and sorts them once at
+// the end. When some record could, the caller adds every record to a
+// Set in read order, as without Bulk, and that Set's verdicts stand.
+//
+// Add records that passed Record, in any order. Not safe for
+// concurrent use.
+type Bulk struct {
+	ids      []uint64
+	slugs    []uint64
+	repos    map[string]bool
+	lastRepo string
+}
+
+// Keys are a record's keys for Bulk.
+type Keys struct {
+	id    uint64 // the id's 64 bits, when hasID
+	slug  uint64 // a hash of repo and slug
+	hasID bool   // the id is well formed (else Set does not check it)
+}
+
+// keySeed is the seed of the slug keys: one per process, as Bulk's
+// verdict does not outlive it.
+var keySeed = maphash.MakeSeed()
+
+// KeysOf returns the keys of a record with these id, repo and slug.
+func KeysOf(id, repo, slug string) Keys {
+	var k Keys
+	if ID(id) {
+		k.id, _ = strconv.ParseUint(id, 16, 64) // 16 hex digits
+		k.hasID = true
+	}
+	var h maphash.Hash
+	h.SetSeed(keySeed)
+	h.WriteString(repo)
+	h.WriteByte(0)
+	h.WriteString(slug)
+	k.slug = h.Sum64()
+	return k
+}
+
+// NewBulk returns an empty Bulk with room for about n records.
+func NewBulk(n int) *Bulk {
+	return &Bulk{ids: make([]uint64, 0, n), slugs: make([]uint64, 0, n), repos: map[string]bool{}}
+}
+
+// Add notes a record of repo with keys k (KeysOf the record).
+func (b *Bulk) Add(repo string, k Keys) {
+	if k.hasID {
+		b.ids = append(b.ids, k.id)
+	}
+	b.slugs = append(b.slugs, k.slug)
+	if repo != b.lastRepo || len(b.repos) == 0 {
+		b.repos[repo] = true
+		b.lastRepo = repo
+	}
+}
+
+// Clean reports whether no record added can break a rule of Set. A
+// false answer may be wrong (two slugs of one hash), never a true one.
+func (b *Bulk) Clean() bool {
+	folded := make(map[string]bool, len(b.repos))
+	for repo := range b.repos {
+		if len(repoPathProblems(repo)) > 0 {
+			return false
+		}
+		f := foldedRepo(repo)
+		if folded[f] {
+			return false
+		}
+		folded[f] = true
+	}
+	var idsOK bool
+	var wg sync.WaitGroup
+	wg.Go(func() { idsOK = distinct(b.ids) })
+	slugsOK := distinct(b.slugs)
+	wg.Wait()
+	return idsOK && slugsOK
+}
+
+// distinct reports whether no key is in keys twice, sorting them.
+func distinct(keys []uint64) bool {
+	radixSort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// radixSort sorts keys in four passes of 16 bits: the keys are as good
+// as random, and a comparison sort of half a million of them took
+// several times as long.
+func radixSort(keys []uint64) {
+	if len(keys) < 2 {
+		return
+	}
+	tmp := make([]uint64, len(keys))
+	src, dst := keys, tmp
+	count := make([]int, 1<<16)
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count)
+		for _, k := range src {
+			count[k>>shift&0xffff]++
+		}
+		at := 0
+		for d, n := range count {
+			count[d] = at
+			at += n
+		}
+		for _, k := range src {
+			d := k >> shift & 0xffff
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	// Four passes: the sorted keys are back in keys.
+}
