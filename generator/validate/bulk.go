@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"strconv"
 	"sync"
+
+	"github.com/errdocs/errdocs/internal/radix"
 )
 
 // Bulk answers, for a whole dataset at once, whether any record could
@@ -94,41 +96,11 @@ func (b *Bulk) Clean() bool {
 
 // distinct reports whether no key is in keys twice, sorting them.
 func distinct(keys []uint64) bool {
-	radixSort(keys)
+	radix.SortBuf(keys, nil, func(k uint64) uint64 { return k })
 	for i := 1; i < len(keys); i++ {
 		if keys[i] == keys[i-1] {
 			return false
 		}
 	}
 	return true
-}
-
-// radixSort sorts keys in four passes of 16 bits: the keys are as good
-// as random, and a comparison sort of half a million of them took
-// several times as long.
-func radixSort(keys []uint64) {
-	if len(keys) < 2 {
-		return
-	}
-	tmp := make([]uint64, len(keys))
-	src, dst := keys, tmp
-	count := make([]int, 1<<16)
-	for shift := 0; shift < 64; shift += 16 {
-		clear(count)
-		for _, k := range src {
-			count[k>>shift&0xffff]++
-		}
-		at := 0
-		for d, n := range count {
-			count[d] = at
-			at += n
-		}
-		for _, k := range src {
-			d := k >> shift & 0xffff
-			dst[count[d]] = k
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	// Four passes: the sorted keys are back in keys.
 }

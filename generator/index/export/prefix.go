@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/errdocs/errdocs/internal/radix"
 )
 
 // Prefix lists: for type-ahead, the last word of a query is expanded into
@@ -89,7 +91,7 @@ func buildVList(p string, fi int, terms []*fieldTerm, docCount uint64, sc *vlist
 			all = append(all, ventry{ps.doc, vent{c, ps.freq, ps.norm}})
 		}
 	}
-	sc.tmp = radixSortBuf(all, sc.tmp, func(e ventry) uint32 { return e.doc })
+	sc.tmp = radix.SortBuf(all, sc.tmp, func(e ventry) uint64 { return uint64(e.doc) })
 	sc.all = all
 	ents := slices.Grow(sc.ents[:0], len(all))[:len(all)]
 	sc.ents = ents

@@ -15,6 +15,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/index"
 	"github.com/errdocs/errdocs/internal/ordered"
+	"github.com/errdocs/errdocs/internal/radix"
 )
 
 // The export streams the index: terms are visited in the export's order
@@ -367,49 +368,8 @@ func sortPostings(ps []posting) {
 		return
 	}
 	tb := postingsScratch.Get().(*[]posting)
-	*tb = radixSortBuf(ps, *tb, func(p posting) uint32 { return p.doc })
+	*tb = radix.SortBuf(ps, *tb, func(p posting) uint64 { return uint64(p.doc) })
 	postingsScratch.Put(tb)
-}
-
-// radixSort sorts xs by key, stably (LSD radix, 11 bits a pass: keys
-// below 2^22 take two passes, larger ones three).
-func radixSort[T any](xs []T, key func(T) uint32) {
-	radixSortBuf(xs, nil, key)
-}
-
-// radixSortBuf is radixSort with its working memory in tmp, grown as
-// needed; it returns tmp for the next sort.
-func radixSortBuf[T any](xs, tmp []T, key func(T) uint32) []T {
-	passes := 2
-	for _, x := range xs {
-		if key(x) >= 1<<22 {
-			passes = 3
-			break
-		}
-	}
-	tmp = slices.Grow(tmp[:0], len(xs))[:len(xs)]
-	src, dst := xs, tmp
-	for shift := 0; shift < 11*passes; shift += 11 {
-		var count [1 << 11]int
-		for _, x := range src {
-			count[key(x)>>shift&0x7ff]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for _, x := range src {
-			k := key(x) >> shift & 0x7ff
-			dst[count[k]] = x
-			count[k]++
-		}
-		src, dst = dst, src
-	}
-	if passes%2 == 1 {
-		copy(xs, src)
-	}
-	return tmp
 }
 
 func cmpPosting(a, b posting) int {
