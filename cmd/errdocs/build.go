@@ -182,7 +182,8 @@ func printStats(w io.Writer, rep *pipeline.Report) {
 		fmt.Fprintf(w, "anonymous memory resident at each stage's end (heap, stacks; not mapped files): %s\n", held)
 	}
 	if rep.MemoryAhead > 0 {
-		fmt.Fprintf(w, "memory faulted in ahead of the heap, on an idle core: %s (what the previous rebuild took)\n", byteSize(rep.MemoryAhead))
+		fmt.Fprintf(w, "memory faulted in ahead of the heap, on an idle core: %s (what the previous rebuild took); the Go runtime's own use at most %s\n",
+			byteSize(rep.MemoryAhead), byteSize(int64(rep.InUse)))
 	}
 	if rep.NoChange {
 		fmt.Fprintf(w, "no change: every input file (%d stat calls), the settings and the templates as the last build left them, and its site in place: nothing read, no output file looked at (--verify looks)\n",

@@ -124,6 +124,10 @@ type Report struct {
 	// MemoryAhead is how much memory the command said it would fault in
 	// ahead of the heap (Config.ExpectHeap).
 	MemoryAhead int64
+	// InUse is the most memory the Go runtime had in use at a stage's end
+	// (heap spans in use, stacks, its own tables), where it says: what a
+	// rebuild's heap took, beside the memory faulted in ahead for it.
+	InUse uint64
 	// OutputsLooked counts the previous site's files the build looked at
 	// (one lstat each) to know whether they are still as written.
 	OutputsLooked int

@@ -151,3 +151,51 @@ func TestExpectHeap(t *testing.T) {
 		t.Errorf("after a build that rendered every page: told %v, want the record it left alone (%d)", after, before)
 	}
 }
+
+// The record of what a rebuild took comes down to what the Go runtime had
+// in use when the rebuild grew only inside the memory faulted in ahead for
+// it: a rebuild that once took more (one that read every record again)
+// does not have every later one fault in, and hold, memory its heap does
+// not use. Where the runtime does not say (0), the record stays.
+func TestExpectHeapComesDown(t *testing.T) {
+	for _, inUse := range []uint64{4 << 20, 0} {
+		held := uint64(100 << 20)
+		defer func(f, g, u func() uint64) { heldMemory, heapGoal, runtimeInUse = f, g, u }(heldMemory, heapGoal, runtimeInUse)
+		// Each look at the memory finds four megabytes more: a rebuild
+		// grows by far more than the runtime says it has in use.
+		heldMemory = func() uint64 { held += 4 << 20; return held }
+		heapGoal = func() uint64 { return 1 << 30 }
+		runtimeInUse = func() uint64 { return inUse }
+		in, file, recs := twentyRecords(t)
+		dir := t.TempDir()
+		build := func() []int64 {
+			var told []int64
+			runConfig(t, Config{Paths: []string{in}, Out: filepath.Join(dir, "site"), CacheDir: filepath.Join(dir, "cache"),
+				Templates: errdocs.Templates, Static: errdocs.Static,
+				ExpectHeap: func(n int64) int64 { told = append(told, n); return n }})
+			return told
+		}
+		edit := func(i int) {
+			recs[3] = seedRecord(t, 3, func(r map[string]any) { r["documentation"] = fmt.Sprintf("Edit %d.", i) })
+			writeRecords(t, file, recs...)
+		}
+		build() // cold: the guess
+		edit(1)
+		build() // faulted in the guess, grew past it: what it took
+		edit(2)
+		took := build()
+		if len(took) != 1 || took[0] <= int64(inUse)+aheadSlack {
+			t.Fatalf("in use %d: third build told %v, want once more than the runtime's use and the slack", inUse, took)
+		}
+		edit(3)
+		// The third build grew inside what was faulted in ahead for it.
+		want := took[0]
+		if inUse > 0 {
+			want = int64(inUse) + aheadSlack
+		}
+		if told := build(); len(told) != 1 || told[0] != want {
+			t.Errorf("in use %d: after a rebuild that grew inside the memory faulted in ahead (%d bytes), told %v, want %d",
+				inUse, took[0], told, want)
+		}
+	}
+}

@@ -92,11 +92,17 @@ func (b *build) keepMemory() {
 	took := peak - b.startHeld
 	// Memory faulted in ahead is resident whether the heap used it or
 	// not: while the growth stays inside it, the growth is the prefault's
-	// own, and keeping it would let each record creep past the last, so
-	// the record stays. The heap never grows much past its largest goal,
-	// which brings the record down when the dataset shrinks.
+	// own, and keeping it would let each record creep past the last. The
+	// record then comes down to what the runtime had in use, where that
+	// is less: a rebuild that once took more (the first after errdocs
+	// changed reads every record again) must not have every later one
+	// fault in, and hold, memory its heap does not use. The heap never
+	// grows much past its largest goal either.
 	if ahead := uint64(b.ahead.faulted); ahead > 0 && took <= ahead+aheadSlack {
 		took = uint64(b.ahead.prev)
+		if inUse := b.timer.maxInUse; inUse > 0 {
+			took = min(took, inUse+aheadSlack)
+		}
 	}
 	took = min(took, b.timer.maxGoal)
 	if int64(took) == b.ahead.prev {
@@ -119,9 +125,33 @@ func (b *build) guessMemory() {
 	}
 }
 
-// heapGoal is the heap size at which the collector next runs (a variable
-// for tests).
-var heapGoal = runtimeHeapGoal
+// heapGoal is the heap size at which the collector next runs, and
+// runtimeInUse the memory the Go runtime has in use (variables for tests).
+var heapGoal, runtimeInUse = runtimeHeapGoal, runtimeMemoryInUse
+
+// runtimeMemoryInUse is the memory the runtime has mapped less what its
+// heap holds free or has given back: the heap's spans in use, stacks and
+// the runtime's own tables. The stretch of heap reserved at start
+// (internal/hugepages) is free heap until the heap grows into it.
+func runtimeMemoryInUse() uint64 {
+	samples := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(samples)
+	var v [3]uint64
+	for i, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		v[i] = s.Value.Uint64()
+	}
+	if v[1]+v[2] > v[0] {
+		return 0
+	}
+	return v[0] - v[1] - v[2]
+}
 
 func runtimeHeapGoal() uint64 {
 	sample := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
