@@ -62,13 +62,14 @@ func expectMemory(c *Config) memoryAhead {
 }
 
 // guessPerRecord is what a first rebuild is told it will take for each
-// record of the site, before any rebuild has measured it: about half of
-// what rebuilds of a few records took at 100,000 and 500,000 records
-// (every record's summary, the caches' tables), on generated records and
-// on real code. Too little costs the first rebuild some faults on its own
-// path, and is set right by what it takes; too much would fault in memory
-// the heap does not use and hold it resident.
-const guessPerRecord = 1 << 10
+// record of the site, before any rebuild has measured it: a little under
+// what the Go runtime had in use in rebuilds of a few records (every
+// record's summary, the caches' tables), 1.8 KB a record at 500,000
+// records and 2.1 KB at 100,000, on real code. Too little costs the first
+// rebuild faults on its own path, and is set right by what it takes; too
+// much faults in memory the heap does not use and holds it resident, until
+// the rebuild after brings the figure down (keepMemory).
+const guessPerRecord = 1792
 
 // keepMemory records the anonymous memory this build took, from its start
 // to its largest stage's end, when it was a rebuild that rendered few
