@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -198,4 +199,16 @@ func TestExpectHeapComesDown(t *testing.T) {
 				inUse, took[0], told, want)
 		}
 	}
+}
+
+// The runtime gives the metrics the memory record is made from: a name
+// it does not know would leave the record never coming down (InUse 0) and
+// never bounded by the heap goal.
+func TestRuntimeMemoryMetrics(t *testing.T) {
+	keep := make([]byte, 8<<20)
+	inUse, goal := runtimeMemoryInUse(), runtimeHeapGoal()
+	if inUse < uint64(len(keep)) || goal == 0 {
+		t.Errorf("runtime's memory in use %d bytes (8 MB held), heap goal %d: a metric is not read", inUse, goal)
+	}
+	runtime.KeepAlive(keep)
 }

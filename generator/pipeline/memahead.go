@@ -64,8 +64,8 @@ func expectMemory(c *Config) memoryAhead {
 // guessPerRecord is what a first rebuild is told it will take for each
 // record of the site, before any rebuild has measured it: a little under
 // what the Go runtime had in use in rebuilds of a few records (every
-// record's summary, the caches' tables), 1.8 KB a record at 500,000
-// records and 2.1 KB at 100,000, on real code. Too little costs the first
+// record's summary, the caches' tables; BENCHMARKS.md, session 35), at
+// 100,000 and at 500,000 real-code records. Too little costs the first
 // rebuild faults on its own path, and is set right by what it takes; too
 // much faults in memory the heap does not use and holds it resident, until
 // the rebuild after brings the figure down (keepMemory).
@@ -101,7 +101,7 @@ func (b *build) keepMemory() {
 	// grows much past its largest goal either.
 	if ahead := uint64(b.ahead.faulted); ahead > 0 && took <= ahead+aheadSlack {
 		took = uint64(b.ahead.prev)
-		if inUse := b.timer.maxInUse; inUse > 0 {
+		if inUse := b.rep.InUse; inUse > 0 {
 			took = min(took, inUse+aheadSlack)
 		}
 	}
@@ -135,30 +135,35 @@ var heapGoal, runtimeInUse = runtimeHeapGoal, runtimeMemoryInUse
 // the runtime's own tables. The stretch of heap reserved at start
 // (internal/hugepages) is free heap until the heap grows into it.
 func runtimeMemoryInUse() uint64 {
-	samples := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
-	metrics.Read(samples)
-	var v [3]uint64
-	for i, s := range samples {
-		if s.Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		v[i] = s.Value.Uint64()
-	}
-	if v[1]+v[2] > v[0] {
+	v, ok := readMetrics("/memory/classes/total:bytes", "/memory/classes/heap/free:bytes", "/memory/classes/heap/released:bytes")
+	if !ok || v[1]+v[2] > v[0] {
 		return 0
 	}
 	return v[0] - v[1] - v[2]
 }
 
 func runtimeHeapGoal() uint64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
+	v, ok := readMetrics("/gc/heap/goal:bytes")
+	if !ok {
 		return 0
 	}
-	return sample[0].Value.Uint64()
+	return v[0]
+}
+
+// readMetrics reads the runtime's metrics of these names, each a count;
+// ok is false when the runtime does not give one of them so.
+func readMetrics(names ...string) (v []uint64, ok bool) {
+	samples := make([]metrics.Sample, len(names))
+	for i, name := range names {
+		samples[i].Name = name
+	}
+	metrics.Read(samples)
+	v = make([]uint64, len(samples))
+	for i, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return nil, false
+		}
+		v[i] = s.Value.Uint64()
+	}
+	return v, true
 }

@@ -1146,9 +1146,9 @@ type stageTimer struct {
 	hook func(string)
 	// lastCPU is the process's CPU time when the last stage ended.
 	lastCPU time.Duration
-	// maxGoal is the largest heap goal seen at a stage's end, and
-	// maxInUse the most memory the runtime had in use (memahead.go).
-	maxGoal, maxInUse uint64
+	// maxGoal is the largest heap goal seen at a stage's end
+	// (memahead.go).
+	maxGoal uint64
 }
 
 func (t *stageTimer) done(name string) {
@@ -1156,8 +1156,7 @@ func (t *stageTimer) done(name string) {
 	t.rep.Stages = append(t.rep.Stages, Stage{name, now.Sub(t.last), heldMemory(), cpu - t.lastCPU})
 	t.lastCPU = cpu
 	t.maxGoal = max(t.maxGoal, heapGoal())
-	t.maxInUse = max(t.maxInUse, runtimeInUse())
-	t.rep.InUse = t.maxInUse
+	t.rep.InUse = max(t.rep.InUse, runtimeInUse())
 	if t.hook != nil {
 		t.hook(name)
 		now = time.Now()
