@@ -46,6 +46,12 @@ type SummaryDecoder struct {
 	// cut from them.
 	ids, own []byte
 	tags     []string
+	// InPlace has the summaries' own strings (not the id, not the shared
+	// ones) point into the bytes decoded, not copied: for bytes that outlive every summary decoded from them
+	// and are never written again (a cache file mapped read-only, kept
+	// mapped while the summaries are used). Half a million summaries'
+	// strings copied were a few hundred megabytes of fresh memory.
+	InPlace bool
 }
 
 // blockSize is the size of a block of strings or of tags.
@@ -127,40 +133,7 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	for i := range raw {
 		raw[i] = next()
 	}
-	// The own strings, one after the other in the block, are one string
-	// cut into five.
-	n := 0
-	for i, v := range raw[1:] {
-		if !sharedField[i+1] {
-			n += len(v)
-		}
-	}
-	if cap(d.own)-len(d.own) < n {
-		d.own = make([]byte, 0, max(blockSize, n))
-	}
-	start := len(d.own)
-	for i, v := range raw[1:] {
-		if !sharedField[i+1] {
-			d.own = append(d.own, v...)
-		}
-	}
-	own := ""
-	if n > 0 {
-		own = unsafe.String(&d.own[start], n)
-	}
-	f := [12]string{0: cut(&d.ids, raw[0])}
-	for i, v := range raw[1:] {
-		if sharedField[i+1] {
-			if last := d.last[i+1]; last == string(v) {
-				f[i+1] = last
-			} else {
-				f[i+1] = shared(v)
-				d.last[i+1] = f[i+1]
-			}
-			continue
-		}
-		f[i+1], own = own[:len(v)], own[len(v):]
-	}
+	f := d.strings(&raw, shared)
 	s.ID, s.Repo, s.Slug, s.Message, s.Severity, s.ErrorType = f[0], f[1], f[2], f[3], f[4], f[5]
 	s.ErrorClass, s.ErrorCode, s.Family, s.Language, s.AnalyzedAt, s.groupKey = f[6], f[7], f[8], f[9], f[10], f[11]
 	s.DocLen = num()
@@ -182,6 +155,73 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	}
 	copy(s.listSum[:], b)
 	return s, b[len(s.listSum):], nil
+}
+
+// view is v as a string, not copied.
+func view(v []byte) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return unsafe.String(&v[0], len(v))
+}
+
+// strings are a summary's strings made from their bytes (raw): the id
+// copied into a block of ids (compact, for the tables sorted and hashed
+// by id), the shared fields through shared (a value shared is one
+// string, compared at its address when the model sorts and groups by
+// it), the others in place (InPlace) or copied into a block of the
+// decoder's.
+func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [12]string {
+	f := [12]string{0: cut(&d.ids, raw[0])}
+	if d.InPlace {
+		for i, v := range raw[1:] {
+			if sharedField[i+1] {
+				f[i+1] = d.sharedValue(i+1, v, shared)
+			} else {
+				f[i+1] = view(v)
+			}
+		}
+		return f
+	}
+	// The own strings, one after the other in the block, are one string
+	// cut into five.
+	n := 0
+	for i, v := range raw[1:] {
+		if !sharedField[i+1] {
+			n += len(v)
+		}
+	}
+	if cap(d.own)-len(d.own) < n {
+		d.own = make([]byte, 0, max(blockSize, n))
+	}
+	start := len(d.own)
+	for i, v := range raw[1:] {
+		if !sharedField[i+1] {
+			d.own = append(d.own, v...)
+		}
+	}
+	own := ""
+	if n > 0 {
+		own = unsafe.String(&d.own[start], n)
+	}
+	for i, v := range raw[1:] {
+		if sharedField[i+1] {
+			f[i+1] = d.sharedValue(i+1, v, shared)
+			continue
+		}
+		f[i+1], own = own[:len(v)], own[len(v):]
+	}
+	return f
+}
+
+// sharedValue is the value v of shared field i: the field's last value
+// when it is that, else shared(v).
+func (d *SummaryDecoder) sharedValue(i int, v []byte, shared func([]byte) string) string {
+	if last := d.last[i]; last == string(v) {
+		return last
+	}
+	d.last[i] = shared(v)
+	return d.last[i]
 }
 
 // SummaryLen returns the length of the summary's binary form at the start

@@ -26,6 +26,7 @@ import (
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
+	"github.com/errdocs/errdocs/internal/cachefile"
 	"github.com/errdocs/errdocs/internal/cputime"
 )
 
@@ -73,6 +74,15 @@ type Config struct {
 	// core; it returns how much it will fault in (cmd/errdocs does:
 	// internal/hugepages.Prefault).
 	ExpectHeap func(bytes int64) int64
+	// Mapped, when set, has the read cache map its entries and decode
+	// every record's summary in place, its strings pointing into the
+	// mapped files, which it keeps here open: the caller closes them
+	// once it no longer uses the report, the error or anything else the
+	// build returned (a command that exits after one build need not).
+	// Copying half a million summaries' strings out of the entries cost a
+	// rebuild a few hundred megabytes of fresh memory (BENCHMARKS.md,
+	// session 36). Unset, the entries are read and their strings copied.
+	Mapped *cachefile.Mappings
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)

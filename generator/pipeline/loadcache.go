@@ -105,12 +105,17 @@ type readCache struct {
 	young     []string
 	prevYoung map[string]bool
 	count     struct{ looked, served, wereYoung atomic.Int64 }
-	// held are the buffers holding the entries of files served until
-	// their records are taken (release); free are buffers to read the
-	// next entries into. An entry is read into a buffer used again, not
-	// mapped: unmapping hundreds of small mappings cost more CPU than
-	// copying their bytes (a TLB shootdown each, on every core running
-	// the build), and fresh memory for each entry costs more still.
+	// mapped, when set (Config.Mapped), holds the entries of files
+	// served, mapped: their summaries are decoded in place and the
+	// mappings outlive the build, for its caller to close.
+	mapped *cachefile.Mappings
+	// Unmapped, an entry is read into a buffer used again, its strings
+	// copied out: held are the buffers holding the entries of files
+	// served until their records are taken (release); free are buffers to
+	// read the next entries into. Mapping each entry and unmapping it
+	// once decoded cost more CPU than copying its bytes (a TLB shootdown
+	// each, on every core running the build); fresh memory for each
+	// entry cost more still.
 	held map[*[]byte]bool
 	free []*[]byte
 	// freeRecords are tables to decode the next served files' records
@@ -255,6 +260,9 @@ type cachedFile struct {
 	n    int
 	body []byte
 	buf  *[]byte
+	// mapped says body is a mapping the build keeps (readCache.mapped):
+	// its summaries are decoded in place.
+	mapped bool
 	// runs are where each run of decodeRun records begins in body.
 	runs []int
 }
@@ -428,12 +436,8 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 // runs of decodeRun (where each run begins is noted) as they are taken
 // into the dataset, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
-	buf := rc.buffer()
-	body, next, err := cachefile.ReadFileInto(rc.entryPath(id.Path), readCacheKind, readCacheVersion, *buf)
-	*buf = next
-	f := &cachedFile{buf: buf}
-	if err != nil {
-		rc.release(f)
+	f, body, ok := rc.entry(id)
+	if !ok {
 		return nil, false
 	}
 	r := cachefile.NewReader(body)
@@ -446,11 +450,35 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 		rc.release(f)
 		return nil, false
 	}
+	var err error
 	if f.runs, err = checkCachedRecords(f.body, f.n); err != nil {
 		rc.release(f)
 		return nil, false
 	}
 	return f, true
+}
+
+// entry reads (or maps) the entry of a file and returns its body, in a
+// cachedFile that holds it.
+func (rc *readCache) entry(id read.FileID) (f *cachedFile, body []byte, ok bool) {
+	path := rc.entryPath(id.Path)
+	if rc.mapped != nil {
+		body, m, err := cachefile.MapFile(path, readCacheKind, readCacheVersion)
+		if err != nil {
+			return nil, nil, false
+		}
+		rc.mapped.Add(m)
+		return &cachedFile{mapped: true}, body, true
+	}
+	buf := rc.buffer()
+	body, next, err := cachefile.ReadFileInto(path, readCacheKind, readCacheVersion, *buf)
+	*buf = next
+	f = &cachedFile{buf: buf}
+	if err != nil {
+		rc.release(f)
+		return nil, nil, false
+	}
+	return f, body, true
 }
 
 // buffer returns a buffer to read an entry into, held until released.
@@ -494,9 +522,10 @@ const decodeRun = 256
 
 // decode decodes the run'th run of records of a file served from the
 // cache into recs (emptied first) and returns them. Their strings are
-// their own, not the buffer's.
+// their own, not the buffer's, unless the entry is mapped.
 func (f *cachedFile) decode(dec *model.SummaryDecoder, run int, recs []cachedRecord) ([]cachedRecord, error) {
 	r := cachefile.NewReader(f.body[f.runs[run]:])
+	dec.InPlace = f.mapped
 	recs = recs[:0]
 	if cap(recs) < decodeRun {
 		recs = make([]cachedRecord, 0, decodeRun)
