@@ -46,8 +46,8 @@ type SummaryDecoder struct {
 	// cut from them.
 	ids, own []byte
 	tags     []string
-	// InPlace has the summaries' own strings (not the id, not the shared
-	// ones) point into the bytes decoded, not copied: for bytes that outlive every summary decoded from them
+	// InPlace has the summaries' long strings (inPlaceField) point into
+	// the bytes decoded, not copied: for bytes that outlive every summary decoded from them
 	// and are never written again (a cache file mapped read-only, kept
 	// mapped while the summaries are used). Half a million summaries'
 	// strings copied were a few hundred megabytes of fresh memory.
@@ -169,25 +169,14 @@ func view(v []byte) string {
 // copied into a block of ids (compact, for the tables sorted and hashed
 // by id), the shared fields through shared (a value shared is one
 // string, compared at its address when the model sorts and groups by
-// it), the others in place (InPlace) or copied into a block of the
-// decoder's.
+// it), the fields inPlaceField names in place (InPlace), and the others
+// copied into a block of the decoder's.
 func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [12]string {
-	f := [12]string{0: cut(&d.ids, raw[0])}
-	if d.InPlace {
-		for i, v := range raw[1:] {
-			if sharedField[i+1] {
-				f[i+1] = d.sharedValue(i+1, v, shared)
-			} else {
-				f[i+1] = view(v)
-			}
-		}
-		return f
-	}
-	// The own strings, one after the other in the block, are one string
-	// cut into five.
+	// The copied strings, one after the other in the block, are one
+	// string cut into pieces.
 	n := 0
 	for i, v := range raw[1:] {
-		if !sharedField[i+1] {
+		if d.copied(i + 1) {
 			n += len(v)
 		}
 	}
@@ -196,7 +185,7 @@ func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [1
 	}
 	start := len(d.own)
 	for i, v := range raw[1:] {
-		if !sharedField[i+1] {
+		if d.copied(i + 1) {
 			d.own = append(d.own, v...)
 		}
 	}
@@ -204,14 +193,30 @@ func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [1
 	if n > 0 {
 		own = unsafe.String(&d.own[start], n)
 	}
+	f := [12]string{0: cut(&d.ids, raw[0])}
 	for i, v := range raw[1:] {
-		if sharedField[i+1] {
+		switch {
+		case sharedField[i+1]:
 			f[i+1] = d.sharedValue(i+1, v, shared)
-			continue
+		case d.copied(i + 1):
+			f[i+1], own = own[:len(v)], own[len(v):]
+		default:
+			f[i+1] = view(v)
 		}
-		f[i+1], own = own[:len(v)], own[len(v):]
 	}
 	return f
+}
+
+// inPlaceField says which strings an InPlace decoder leaves in place: the
+// message, the error code and the group key, the long ones that no sort
+// compares. The slug and the time are compared when the model sorts
+// records, in an order other than the entries', where a string in place
+// cost a cache miss of its own (and a rebuild more than its copy).
+var inPlaceField = [12]bool{3: true, 7: true, 11: true}
+
+// copied reports whether field i, not shared, is copied into the block.
+func (d *SummaryDecoder) copied(i int) bool {
+	return !sharedField[i] && !(d.InPlace && inPlaceField[i])
 }
 
 // sharedValue is the value v of shared field i: the field's last value
