@@ -47,10 +47,11 @@ type SummaryDecoder struct {
 	ids, own []byte
 	tags     []string
 	// InPlace has the summaries' long strings (inPlaceField) point into
-	// the bytes decoded, not copied: for bytes that outlive every summary decoded from them
-	// and are never written again (a cache file mapped read-only, kept
-	// mapped while the summaries are used). Half a million summaries'
-	// strings copied were a few hundred megabytes of fresh memory.
+	// the bytes decoded, not copied: for bytes that outlive every summary
+	// decoded from them and are never written again (a cache file mapped
+	// read-only, kept mapped while the summaries are used). Copied, with
+	// the buffers the entries were read into, half a million summaries'
+	// strings were about a hundred megabytes of fresh memory.
 	InPlace bool
 }
 

@@ -75,12 +75,12 @@ type Config struct {
 	// internal/hugepages.Prefault).
 	ExpectHeap func(bytes int64) int64
 	// Mapped, when set, has the read cache map its entries and decode
-	// every record's summary in place, its strings pointing into the
+	// every record's summary in place, its long strings pointing into the
 	// mapped files, which it keeps here open: the caller closes them
 	// once it no longer uses the report, the error or anything else the
 	// build returned (a command that exits after one build need not).
 	// Copying half a million summaries' strings out of the entries cost a
-	// rebuild a few hundred megabytes of fresh memory (BENCHMARKS.md,
+	// rebuild about a hundred megabytes of fresh memory (BENCHMARKS.md,
 	// session 36). Unset, the entries are read and their strings copied.
 	Mapped *cachefile.Mappings
 
