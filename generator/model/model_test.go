@@ -285,6 +285,19 @@ func TestSummaryDecoderSequence(t *testing.T) {
 	}
 }
 
+// wordyRecord is the i'th record of a run to encode and decode: a repo
+// every perRepo records, fewer than maxTags tags of tagValues values, and
+// fewer than maxWords words before its message.
+func wordyRecord(rng *rand.Rand, i, perRepo, maxTags, tagValues, maxWords int) *record.Record {
+	tags := make([]string, rng.IntN(maxTags))
+	for k := range tags {
+		tags[k] = fmt.Sprintf("t%d", rng.IntN(tagValues))
+	}
+	r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i/perRepo), fmt.Sprintf("slug-%d", i), "fam", tags...)
+	r.ErrorMessage = strings.Repeat("word ", rng.IntN(maxWords)) + r.ErrorMessage
+	return r
+}
+
 // TestSummaryDecoderKeeps decodes summaries enough to fill several of the
 // decoder's blocks of strings and tags, and keeps them all: each must
 // still be the one encoded once the later ones are decoded, and a tag
@@ -294,12 +307,7 @@ func TestSummaryDecoderKeeps(t *testing.T) {
 	var d SummaryDecoder
 	var want, got []Summary
 	for i := range 4000 {
-		tags := make([]string, rng.IntN(6))
-		for k := range tags {
-			tags[k] = fmt.Sprintf("t%d", rng.IntN(40))
-		}
-		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i/100), fmt.Sprintf("slug-%d", i), "fam", tags...)
-		r.ErrorMessage = strings.Repeat("word ", rng.IntN(60)) + r.ErrorMessage
+		r := wordyRecord(rng, i, 100, 6, 40, 60)
 		if i == 2000 {
 			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
 		}
@@ -330,12 +338,7 @@ func TestSummaryDecoderInPlace(t *testing.T) {
 	var buf []byte
 	var want []Summary
 	for i := range 500 {
-		tags := make([]string, rng.IntN(4))
-		for k := range tags {
-			tags[k] = fmt.Sprintf("t%d", rng.IntN(9))
-		}
-		r := rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i/50), fmt.Sprintf("slug-%d", i), "fam", tags...)
-		r.ErrorMessage = strings.Repeat("word ", rng.IntN(30)) + r.ErrorMessage
+		r := wordyRecord(rng, i, 50, 4, 9, 30)
 		r.ErrorCode = fmt.Sprintf("E%d", 100+i)
 		s := Summarize(r)
 		want = append(want, s)
