@@ -49,9 +49,9 @@ type SummaryDecoder struct {
 	// InPlace has the summaries' long strings (inPlaceField) point into
 	// the bytes decoded, not copied: for bytes that outlive every summary
 	// decoded from them and are never written again (a cache file mapped
-	// read-only, kept mapped while the summaries are used). Copied, with
-	// the buffers the entries were read into, half a million summaries'
-	// strings were about a hundred megabytes of fresh memory.
+	// read-only, kept mapped while the summaries are used): copied, every
+	// summary's strings, and the buffers the entries were read into, are
+	// fresh memory a rebuild pays for at each first touch.
 	InPlace bool
 }
 

@@ -79,9 +79,9 @@ type Config struct {
 	// mapped files, which it keeps here open: the caller closes them
 	// once it no longer uses the report, the error or anything else the
 	// build returned (a command that exits after one build need not).
-	// Copying half a million summaries' strings out of the entries cost a
-	// rebuild about a hundred megabytes of fresh memory (BENCHMARKS.md,
-	// session 36). Unset, the entries are read and their strings copied.
+	// Copied out of the entries, every summary's strings are fresh memory
+	// a rebuild of a few records pays for (BENCHMARKS.md, session 36).
+	// Unset, the entries are read and their strings copied.
 	Mapped *cachefile.Mappings
 
 	// Progress, when set, is told how far a stage has got.

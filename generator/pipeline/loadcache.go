@@ -128,14 +128,16 @@ type readCache struct {
 	prevCount int
 }
 
-func newReadCache(dir string) *readCache {
+// newReadCache is the read cache in dir; with mapped set, its entries are
+// mapped and kept there (Config.Mapped).
+func newReadCache(dir string, mapped *cachefile.Mappings) *readCache {
 	bin, err := binaryHash()
 	if err != nil {
 		return nil
 	}
 	cwd, _ := os.Getwd()
 	rc := &readCache{dir: dir, bin: bin, cwd: cwd, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
-	rc.held = map[*[]byte]bool{}
+	rc.held, rc.mapped = map[*[]byte]bool{}, mapped
 	rc.prevYoung = rc.loadYoung()
 	rc.prevCount = rc.loadCount()
 	return rc

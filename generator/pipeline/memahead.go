@@ -62,9 +62,9 @@ func expectMemory(c *Config) memoryAhead {
 }
 
 // guessPerRecord is what a first rebuild is told it will take for each
-// record of the site, before any rebuild has measured it: a little under
-// what the Go runtime had in use in rebuilds of a few records (every
-// record's summary, the caches' tables; BENCHMARKS.md, session 35), at
+// record of the site, before any rebuild has measured it: between what
+// the Go runtime had in use in rebuilds of a few records (every record's
+// summary, the caches' tables; BENCHMARKS.md, sessions 35 and 36) at
 // 100,000 and at 500,000 real-code records. Too little costs the first
 // rebuild faults on its own path, and is set right by what it takes; too
 // much faults in memory the heap does not use and holds it resident, until

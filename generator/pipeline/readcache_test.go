@@ -373,7 +373,7 @@ func TestReadCacheCount(t *testing.T) {
 	in, _ := testInput(t)
 	p := newPair(t, in)
 	first := p.build()
-	rc := newReadCache(filepath.Join(p.cache, "read"))
+	rc := newReadCache(filepath.Join(p.cache, "read"), nil)
 	if rc.prevCount == 0 || rc.prevCount != first.rep.Built {
 		t.Fatalf("count kept: %d, want the %d records built", rc.prevCount, first.rep.Built)
 	}
@@ -386,14 +386,14 @@ func TestReadCacheCount(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; name == "damaged" && got != 0 {
+		if got := newReadCache(filepath.Join(p.cache, "read"), nil).prevCount; name == "damaged" && got != 0 {
 			t.Errorf("a damaged count file read as %d", got)
 		}
 		if o := p.build(); o.rep.Cached == 0 {
 			t.Errorf("%s count: the read cache served nothing", name)
 		}
 	}
-	if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; got != first.rep.Built {
+	if got := newReadCache(filepath.Join(p.cache, "read"), nil).prevCount; got != first.rep.Built {
 		t.Errorf("count after the builds: %d, want %d", got, first.rep.Built)
 	}
 }

@@ -287,11 +287,7 @@ func previousFiles(c *Config, pc *pageCache) lookedFiles {
 
 // readValidate is the stage read+validate.
 func (b *build) readValidate(rejects io.Writer) error {
-	rc := newReadCache(filepath.Join(b.c.CacheDir, "read"))
-	if rc != nil {
-		rc.mapped = b.c.Mapped
-	}
-	ds, err := load(b.c, b.rep, rejects, rc)
+	ds, err := load(b.c, b.rep, rejects, newReadCache(filepath.Join(b.c.CacheDir, "read"), b.c.Mapped))
 	if err != nil {
 		return err
 	}
