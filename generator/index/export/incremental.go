@@ -650,31 +650,12 @@ func readChecks(checks []termCheck, read termReader, changed []uint32) {
 // sameAt reports whether ft's postings (decoded or not) of docs (sorted)
 // are ps (freq 0: none).
 func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
-	i, same := 0, true
-	err := ft.each(func(p posting) bool {
-		for ; i < len(docs) && docs[i] < p.doc; i++ {
-			if ps[i].freq != 0 { // a posting ft lacks
-				same = false
-				return false
-			}
-		}
-		if i == len(docs) {
-			return false
-		}
-		if docs[i] == p.doc {
-			if ps[i].freq != p.freq || math.Float32bits(ps[i].norm) != math.Float32bits(p.norm) {
-				same = false
-				return false
-			}
-			i++
-		}
-		return true
-	})
-	if err != nil || !same {
+	got, err := ft.postingsAt(docs)
+	if err != nil {
 		return false
 	}
-	for ; i < len(docs); i++ {
-		if ps[i].freq != 0 {
+	for i := range got {
+		if got[i].freq != ps[i].freq || got[i].freq != 0 && math.Float32bits(got[i].norm) != math.Float32bits(ps[i].norm) {
 			return false
 		}
 	}
@@ -686,35 +667,23 @@ func sameAt(ft *fieldTerm, docs []uint32, ps []posting) bool {
 // sorted; ps as probe gives them, freq 0: none). No other record was
 // indexed again, so no other posting can differ: a term of a changed
 // record's documentation, whose length (so each term's norm) changed,
-// costs a walk of the cached postings, not a read of bleve's (a common
-// word has a posting in most records). ok is false when the result does
-// not hold df postings (bleve's count now): the term is then read whole.
+// costs a walk and a copy of the cached postings (splicePostings), not a
+// read of bleve's (a common word has a posting in most records), and
+// stays undecoded. ok is false when the result does not hold df
+// postings (bleve's count now): the term is then read whole.
 func patched(old *fieldTerm, docs []uint32, ps []posting, df uint64) (cur fieldTerm, ok bool) {
 	if df == 0 || df > uint64(old.count()+len(docs)) {
 		return fieldTerm{}, false
 	}
-	posts := make([]posting, 0, df)
-	i := 0
-	take := func(upTo uint64) { // the changed docs' postings before upTo
-		for ; i < len(docs) && uint64(docs[i]) < upTo; i++ {
-			if ps[i].freq != 0 {
-				posts = append(posts, ps[i])
-			}
-		}
+	raw, n := old.raw, old.n
+	if !old.undecoded {
+		raw, n = encodePostings(nil, old.posts), len(old.posts)
 	}
-	err := old.each(func(p posting) bool {
-		take(uint64(p.doc))
-		if i < len(docs) && docs[i] == p.doc {
-			return true // replaced by take, at the next posting or the end
-		}
-		posts = append(posts, p)
-		return true
-	})
-	take(math.MaxUint64)
-	if err != nil || uint64(len(posts)) != df {
+	raw, n, ok = splicePostings(raw, n, docs, ps)
+	if !ok || uint64(n) != df {
 		return fieldTerm{}, false
 	}
-	return fieldTerm{df: df, posts: posts}, true
+	return fieldTerm{df: df, undecoded: true, n: n, raw: raw}, true
 }
 
 // judge returns the terms whose postings changed, and the postings read
@@ -738,7 +707,7 @@ func judge(checks []termCheck) (changed []changedTerm, got map[termKey]fieldTerm
 		}
 		got[termKey{ck.field, ck.raw}] = ck.cur
 		switch {
-		case !ck.had && len(ck.cur.posts) > 0, ck.had && len(ck.cur.posts) == 0:
+		case !ck.had && ck.cur.count() > 0, ck.had && ck.cur.count() == 0:
 			changed = append(changed, changedTerm{ck.termKey, true})
 		// A term patched differs from old: its probe found the changed
 		// docs' postings, or its document frequency, otherwise.

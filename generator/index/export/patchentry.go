@@ -16,8 +16,8 @@ import (
 // prepareTerm would weigh every posting to pick the head and encode every
 // block: work that grows with the word's list, not with the edit.
 
-// patchPrepared returns the group (fields ascending, postings decoded)
-// prepared from the previous export's entry of its term when the entry's
+// patchPrepared returns the group (fields ascending, postings decoded or
+// not) prepared from the previous export's entry of its term when the entry's
 // fields, their postings' documents and the head are as they were; else
 // nil, and prepareTerm prepares it.
 func (c *termCache) patchPrepared(group []fieldTerm, opts Options, docCount uint64) *preparedTerm {
@@ -60,7 +60,7 @@ func patchEntry(old []fieldTerm, prepared []byte, group []fieldTerm, changed []u
 		}
 	}
 	for _, i := range pt.long {
-		if !pt.reencode(i, group[i].posts, head, changed, opts.BlockSize) {
+		if !pt.reencode(i, &group[i], head, changed, opts.BlockSize) {
 			return nil
 		}
 	}
@@ -68,34 +68,27 @@ func patchEntry(old []fieldTerm, prepared []byte, group []fieldTerm, changed []u
 	return pt
 }
 
-// sameDocs reports whether ft (decoded) has postings of the same
-// documents as old, the previous export's postings of its field and term:
-// the same document frequency and count, and the same changed docs among
-// them (no other document's postings changed).
+// sameDocs reports whether ft has postings of the same documents as
+// old, the previous export's postings of its field and term: the same
+// document frequency and count, and the same changed docs among them (no
+// other document's postings changed).
 func sameDocs(ft, old *fieldTerm, changed []uint32) bool {
-	if ft.undecoded || ft.field != old.field || ft.df != old.df || len(ft.posts) != old.count() {
+	if ft.field != old.field || ft.df != old.df || ft.count() != old.count() {
 		return false
 	}
 	if ft.cached != nil {
 		return true // the cache's own postings
 	}
-	had := make([]bool, len(changed))
-	k := 0
-	err := old.eachDoc(func(doc uint32) bool {
-		for k < len(changed) && changed[k] < doc {
-			k++
-		}
-		if k < len(changed) && changed[k] == doc {
-			had[k] = true
-			k++
-		}
-		return k < len(changed)
-	})
+	now, err := ft.postingsAt(changed)
 	if err != nil {
 		return false
 	}
-	for k, d := range changed {
-		if _, has := slices.BinarySearchFunc(ft.posts, d, cmpPostingDoc); has != had[k] {
+	was, err := old.postingsAt(changed)
+	if err != nil {
+		return false
+	}
+	for k := range changed {
+		if (now[k].freq != 0) != (was[k].freq != 0) {
 			return false
 		}
 	}
@@ -135,13 +128,27 @@ func headDocs(pt *preparedTerm) ([]uint32, bool) {
 // sameDocs has checked that no changed doc came or went.
 func staysOutOfHead(group []fieldTerm, long []int, head, changed []uint32, docCount uint64) bool {
 	w := listWeights(group, long, docCount)
+	docs := slices.Concat(head, changed)
+	slices.Sort(docs)
+	docs = slices.Compact(docs)
+	at := make([][]posting, len(long)) // per long list, the postings of docs
+	for j, i := range long {
+		var err error
+		if at[j], err = group[i].postingsAt(docs); err != nil {
+			return false
+		}
+	}
+	weight := func(doc uint32) (float64, int) {
+		k, _ := slices.BinarySearch(docs, doc)
+		return docWeight(at, k, w)
+	}
 	for _, d := range changed {
-		wd, m := docWeight(group, long, w, d)
+		wd, m := weight(d)
 		if m == 0 {
 			continue
 		}
 		for _, h := range head {
-			wh, _ := docWeight(group, long, w, h)
+			wh, _ := weight(h)
 			if !(wd < wh || wd == wh && d > h) {
 				return false
 			}
@@ -151,12 +158,13 @@ func staysOutOfHead(group []fieldTerm, long []int, head, changed []uint32, docCo
 }
 
 // docWeight is a document's weight in termHeadInto (the same sum in the
-// same order) and the count of long lists it has a posting in.
-func docWeight(group []fieldTerm, long []int, w []float64, doc uint32) (float64, int) {
+// same order) and the count of long lists it has a posting in: at holds
+// each long list's postings of some docs, the document's at k (weights
+// w, by long list).
+func docWeight(at [][]posting, k int, w []float64) (float64, int) {
 	wt, m := 0.0, 0
-	for j, i := range long {
-		if k, ok := slices.BinarySearchFunc(group[i].posts, doc, cmpPostingDoc); ok {
-			p := group[i].posts[k]
+	for j := range at {
+		if p := at[j][k]; p.freq != 0 {
 			wt += w[j] * math.Sqrt(float64(p.freq)) * float64(p.norm)
 			m++
 		}
@@ -164,12 +172,12 @@ func docWeight(group []fieldTerm, long []int, w []float64, doc uint32) (float64,
 	return wt * float64(m), m
 }
 
-// reencode encodes again the tail blocks of long list i (posts, decoded)
-// that hold a changed doc's posting. The tail is the list without the
+// reencode encodes again the tail blocks of long list i (ft, decoded or
+// not) that hold a changed doc's posting. The tail is the list without the
 // head's documents, and its documents are as before (sameDocs), so each
 // block keeps its bounds and count. It reports false when a block's
 // postings are not what the entry says.
-func (pt *preparedTerm) reencode(i int, posts []posting, head, changed []uint32, blockSize int) bool {
+func (pt *preparedTerm) reencode(i int, ft *fieldTerm, head, changed []uint32, blockSize int) bool {
 	blocks := pt.blocks[i]
 	for _, d := range changed {
 		k, ok := blockOf(blocks, d)
@@ -177,13 +185,12 @@ func (pt *preparedTerm) reencode(i int, posts []posting, head, changed []uint32,
 			continue // not in this list's tail
 		}
 		old := &blocks[k]
-		lo, okLo := slices.BinarySearchFunc(posts, old.first, cmpPostingDoc)
-		hi, okHi := slices.BinarySearchFunc(posts, old.last, cmpPostingDoc)
-		if !okLo || !okHi {
+		posts, err := ft.postingsBetween(old.first, old.last)
+		if err != nil || len(posts) == 0 || posts[0].doc != old.first || posts[len(posts)-1].doc != old.last {
 			return false
 		}
 		blk := make([]posting, 0, old.count)
-		for _, p := range posts[lo : hi+1] {
+		for _, p := range posts {
 			if _, in := slices.BinarySearch(head, p.doc); !in {
 				blk = append(blk, p)
 			}

@@ -29,7 +29,7 @@ func TestPatchEntryEqualsPrepare(t *testing.T) {
 	if doc < 0 || msg < 0 {
 		t.Fatal("the index has no documentation or errorMessage field")
 	}
-	patched, refused := 0, 0
+	nPatched, refused := 0, 0
 	for trial := 0; trial < 2000; trial++ {
 		old := []fieldTerm{randomList(rng, "retry", min(doc, msg), docCount, 40+rng.IntN(400)),
 			randomList(rng, "retry", max(doc, msg), docCount, 2+rng.IntN(300))}
@@ -38,9 +38,12 @@ func TestPatchEntryEqualsPrepare(t *testing.T) {
 		got := patchEntry(old, appendPrepared(nil, prev), cur, changed, opts, docCount)
 		if got == nil {
 			refused++
+			if patchEntryUndecoded(t, old, cur, prev, changed, opts, docCount) != nil {
+				t.Fatalf("trial %d (changed docs %v): refused decoded, patched undecoded", trial, changed)
+			}
 			continue
 		}
-		patched++
+		nPatched++
 		want := prepareTerm(cur, opts, docCount)
 		if g := appendCachedEntry(nil, cur, got); !bytes.Equal(g, want.cached) {
 			t.Fatalf("trial %d (changed docs %v): the patched entry differs from the one prepared anew", trial, changed)
@@ -48,11 +51,48 @@ func TestPatchEntryEqualsPrepare(t *testing.T) {
 		if got.fallbacks != want.fallbacks {
 			t.Fatalf("trial %d: %d norm fallbacks patched, %d prepared", trial, got.fallbacks, want.fallbacks)
 		}
+		gotRaw := patchEntryUndecoded(t, old, cur, prev, changed, opts, docCount)
+		if gotRaw == nil || !bytes.Equal(gotRaw.cached, want.cached) || gotRaw.fallbacks != want.fallbacks {
+			t.Fatalf("trial %d (changed docs %v): patched undecoded, the entry differs from the one prepared anew", trial, changed)
+		}
 	}
-	t.Logf("%d entries patched, %d refused", patched, refused)
-	if patched < 500 || refused < 250 {
-		t.Errorf("%d entries patched, %d refused: want both ways taken often enough to be checked", patched, refused)
+	t.Logf("%d entries patched, %d refused", nPatched, refused)
+	if nPatched < 500 || refused < 250 {
+		t.Errorf("%d entries patched, %d refused: want both ways taken often enough to be checked", nPatched, refused)
 	}
+}
+
+// patchEntryUndecoded patches the entry as an export does: the old
+// postings read from the term cache, the new ones spliced into them
+// (patched), neither decoded.
+func patchEntryUndecoded(t *testing.T, old, cur []fieldTerm, prev *preparedTerm, changed []uint32, opts Options, docCount uint64) *preparedTerm {
+	t.Helper()
+	oldRaw, curRaw := make([]fieldTerm, len(old)), make([]fieldTerm, len(cur))
+	for i := range old {
+		oldRaw[i] = undecodedOf(old[i])
+		probe, err := cur[i].postingsAt(changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ok bool
+		if curRaw[i], ok = patched(&oldRaw[i], changed, probe, cur[i].df); !ok {
+			t.Fatalf("list %d not patched in the cache's form", i)
+		}
+		curRaw[i].term, curRaw[i].field = cur[i].term, cur[i].field
+	}
+	pt := patchEntry(oldRaw, appendPrepared(nil, prev), curRaw, changed, opts, docCount)
+	for i := range curRaw {
+		if !curRaw[i].undecoded {
+			t.Fatalf("list %d decoded by the patch", i)
+		}
+	}
+	return pt
+}
+
+// undecodedOf is ft as the term cache gives it: its postings in the
+// cache's form, not decoded.
+func undecodedOf(ft fieldTerm) fieldTerm {
+	return fieldTerm{term: ft.term, field: ft.field, df: ft.df, undecoded: true, n: len(ft.posts), raw: encodePostings(nil, ft.posts)}
 }
 
 // randomList is a term's postings in field of n random docs, with the

@@ -17,9 +17,9 @@ import (
 // sorted) was most of a one-record export's reading.
 
 // patchList returns the prefix list of prefix in field, whose expansion
-// is live (decoded, in code point order; its terms fingerprint sum),
-// prepared from the previous export's, or nil when it cannot be: then
-// buildVList and prepareList make it.
+// is live (decoded or not, in code point order; its terms fingerprint
+// sum), prepared from the previous export's, or nil when it cannot be:
+// then buildVList and prepareList make it.
 func (c *termCache) patchList(prefix string, field int, live []*fieldTerm, sum uint64, docCount uint64) *preparedList {
 	if c == nil || len(c.changed) == 0 {
 		return nil
@@ -41,9 +41,13 @@ func (c *termCache) patchList(prefix string, field int, live []*fieldTerm, sum u
 	if !ok {
 		return nil
 	}
+	at, ok := listPostings(old, live, c.changed)
+	if !ok {
+		return nil
+	}
 	var inList []uint32
 	for k, d := range c.changed {
-		if now := len(entsOf(live, d)) > 0; now != held[k] {
+		if now := len(at.ents(d)) > 0; now != held[k] {
 			return nil
 		} else if now {
 			inList = append(inList, d)
@@ -52,20 +56,73 @@ func (c *termCache) patchList(prefix string, field int, live []*fieldTerm, sum u
 	if len(inList) == 0 {
 		return nil
 	}
-	if old.head != nil && !listHeadStays(old.head, live, idf, inList) {
+	if old.head != nil && !listHeadStays(old.head, at, idf, inList) {
 		return nil
 	}
 	pl := *old
 	pl.blocks = slices.Clone(old.blocks)
 	for _, d := range inList {
 		k, ok := blockOf(pl.blocks, d)
-		if !ok || !reencodeVBlock(&pl, k, live, idf) {
+		if !ok || !reencodeVBlock(&pl, k, at, idf) {
 			return nil // the list is not as the cache says
 		}
 	}
 	pl.cached = appendList(nil, &pl)
 	c.listPatchHits.Add(1)
 	return &pl
+}
+
+// expansionPostings holds the postings of some documents in each term of
+// a prefix list's expansion: what patching the list reads of them.
+type expansionPostings struct {
+	docs []uint32    // sorted
+	at   [][]posting // per term (child order), its postings of docs
+}
+
+// listPostings reads the expansion's postings (live) of the documents a
+// patch of list old may read: the changed docs and those of the tail
+// blocks that hold one of them.
+func listPostings(old *preparedList, live []*fieldTerm, changed []uint32) (*expansionPostings, bool) {
+	docs := slices.Clone(changed)
+	for _, d := range changed {
+		k, ok := blockOf(old.blocks, d)
+		if !ok {
+			continue
+		}
+		posts, _, ok := decodeVBlock(&old.blocks[k], len(live))
+		if !ok {
+			return nil, false
+		}
+		for _, p := range posts {
+			docs = append(docs, p.doc)
+		}
+	}
+	slices.Sort(docs)
+	docs = slices.Compact(docs)
+	ep := &expansionPostings{docs: docs, at: make([][]posting, len(live))}
+	for c, ft := range live {
+		var err error
+		if ep.at[c], err = ft.postingsAt(docs); err != nil {
+			return nil, false
+		}
+	}
+	return ep, true
+}
+
+// ents returns doc's entries in the list of the expansion terms, in
+// child order, as buildVList gathers them (doc is one of ep.docs).
+func (ep *expansionPostings) ents(doc uint32) []vent {
+	k, found := slices.BinarySearch(ep.docs, doc)
+	if !found {
+		return nil
+	}
+	var ents []vent
+	for c := range ep.at {
+		if p := ep.at[c][k]; p.freq != 0 {
+			ents = append(ents, vent{c, p.freq, p.norm})
+		}
+	}
+	return ents
 }
 
 // sameDFs reports whether each term of live has the document frequency
@@ -100,19 +157,6 @@ func (pl *preparedList) holds(docs []uint32) ([]bool, bool) {
 	return held, err == nil
 }
 
-// entsOf returns doc's entries in the list of the expansion terms, in
-// child order, as buildVList gathers them.
-func entsOf(terms []*fieldTerm, doc uint32) []vent {
-	var ents []vent
-	for c, ft := range terms {
-		if k, ok := slices.BinarySearchFunc(ft.posts, doc, cmpPostingDoc); ok {
-			p := ft.posts[k]
-			ents = append(ents, vent{c, p.freq, p.norm})
-		}
-	}
-	return ents
-}
-
 // vOf is a list posting's value as buildVList computes it: the same sum,
 // in the same order.
 func vOf(ents []vent, idf []float64) float64 {
@@ -127,13 +171,13 @@ func vOf(ents []vent, idf []float64) float64 {
 // in its head, and each ranks below every head doc as splitVHead orders
 // them (larger value first, then smaller doc): the head is then the one
 // it would pick again.
-func listHeadStays(head *encodedBlock, live []*fieldTerm, idf []float64, inList []uint32) bool {
-	posts, _, ok := decodeVBlock(head, len(live))
+func listHeadStays(head *encodedBlock, at *expansionPostings, idf []float64, inList []uint32) bool {
+	posts, _, ok := decodeVBlock(head, len(idf))
 	if !ok {
 		return false
 	}
 	for _, d := range inList {
-		vd := vOf(entsOf(live, d), idf)
+		vd := vOf(at.ents(d), idf)
 		for _, hp := range posts {
 			if hp.doc == d {
 				return false
@@ -149,16 +193,17 @@ func listHeadStays(head *encodedBlock, live []*fieldTerm, idf []float64, inList 
 
 // reencodeVBlock encodes tail block k of pl again with its postings now:
 // the same documents (the changed ones hold postings in the list as
-// before), each one's entries read from live. It reports false when the
-// block does not read as the list says.
-func reencodeVBlock(pl *preparedList, k int, live []*fieldTerm, idf []float64) bool {
+// before), each one's entries as at holds them (idf: one per expansion
+// term). It reports false when the block does not read as the list
+// says.
+func reencodeVBlock(pl *preparedList, k int, at *expansionPostings, idf []float64) bool {
 	old := &pl.blocks[k]
-	posts, oldFallbacks, ok := decodeVBlock(old, len(live))
+	posts, oldFallbacks, ok := decodeVBlock(old, len(idf))
 	if !ok || len(posts) == 0 || posts[0].doc != old.first || posts[len(posts)-1].doc != old.last {
 		return false
 	}
 	for i := range posts {
-		posts[i].ents = entsOf(live, posts[i].doc)
+		posts[i].ents = at.ents(posts[i].doc)
 		if len(posts[i].ents) == 0 {
 			return false
 		}

@@ -419,9 +419,13 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 	live()
 	if len(g.fts) > 0 && pr.opts.BlockSize > 0 {
 		// An entry none of whose postings changed is taken as the
-		// previous export prepared it; only its inline postings are
-		// decoded (addTerm writes them).
+		// previous export prepared it, one whose changed records'
+		// postings changed in value alone is patched from it; only its
+		// inline postings are decoded (addTerm writes them).
 		g.pre = pr.cache.prepared(g.fts)
+		if g.pre == nil {
+			g.pre = pr.cache.patchPrepared(g.fts, pr.opts, docCount)
+		}
 		for k := range reads {
 			if g.pre == nil || reads[k].count() <= pr.opts.InlineMax {
 				if err := reads[k].decode(); err != nil {
@@ -430,9 +434,6 @@ func (pr *postingsReader) readGroup(g *termGroup, docCount uint64) error {
 			}
 		}
 		live()
-		if g.pre == nil {
-			g.pre = pr.cache.patchPrepared(g.fts, pr.opts, docCount)
-		}
 		if g.pre == nil {
 			g.pre = prepareTerm(g.fts, pr.opts, docCount)
 		}
@@ -484,14 +485,14 @@ func (pr *postingsReader) readRange(rg prefixRange, own map[fieldRaw]fieldTerm, 
 			pl = pr.cache.preparedList(rg.prefix, rg.field, live[0].term, len(live), sum)
 		}
 		if pl == nil {
+			pl = pr.cache.patchList(rg.prefix, rg.field, live, sum, docCount)
+		}
+		if pl == nil {
 			for _, ft := range live {
 				if err := ft.decode(); err != nil {
 					return err
 				}
 			}
-			pl = pr.cache.patchList(rg.prefix, rg.field, live, sum, docCount)
-		}
-		if pl == nil {
 			// built and encoded in memory reused from list to list
 			sc := vlistScratch.Get().(*vlistBuffers)
 			pl = prepareList(buildVList(rg.prefix, rg.field, live, docCount, sc), pr.opts, sum, sc)

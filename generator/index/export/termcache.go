@@ -61,8 +61,9 @@ const (
 const dupDF = math.MaxUint64
 
 // appendCachedTerm appends a term's postings in the cache file's format:
-// uvarint field, term, df, n; then the postings as a byte string (enc,
-// encodePostings's, when the term was not read from the cache).
+// uvarint field, term, df, n; then the postings as a byte string (enc:
+// encodePostings's, or the term's undecoded postings, when the term is
+// not the cache's own).
 func appendCachedTerm(b []byte, ft *fieldTerm, enc []byte) []byte {
 	if ft.cached != nil {
 		return append(b, ft.cached...)
@@ -71,7 +72,7 @@ func appendCachedTerm(b []byte, ft *fieldTerm, enc []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ft.term)))
 	b = append(b, ft.term...)
 	b = binary.AppendUvarint(b, ft.df)
-	b = binary.AppendUvarint(b, uint64(len(ft.posts)))
+	b = binary.AppendUvarint(b, uint64(ft.count()))
 	b = binary.AppendUvarint(b, uint64(len(enc)))
 	return append(b, enc...)
 }
@@ -82,24 +83,15 @@ func cachedTermSize(ft *fieldTerm, enc []byte) int {
 		return len(ft.cached)
 	}
 	return uvarintLen(uint64(ft.field)) + uvarintLen(uint64(len(ft.term))) + len(ft.term) +
-		uvarintLen(ft.df) + uvarintLen(uint64(len(ft.posts))) + uvarintLen(uint64(len(enc))) + len(enc)
+		uvarintLen(ft.df) + uvarintLen(uint64(ft.count())) + uvarintLen(uint64(len(enc))) + len(enc)
 }
 
-// encodePostings appends posts in the cache file's format: per posting
-// the doc gap, the frequency and the field length whose norm bleve
-// stored (0 then the float32 bits when no length reproduces it).
+// encodePostings appends posts in the cache file's format
+// (appendCachePosting).
 func encodePostings(enc []byte, posts []posting) []byte {
 	prev := uint32(0)
 	for _, p := range posts {
-		enc = binary.AppendUvarint(enc, uint64(p.doc-prev))
-		prev = p.doc
-		enc = binary.AppendUvarint(enc, uint64(p.freq))
-		if l, ok := normCode32(p.norm); ok {
-			enc = binary.AppendUvarint(enc, l)
-		} else {
-			enc = binary.AppendUvarint(enc, 0)
-			enc = binary.LittleEndian.AppendUint32(enc, math.Float32bits(p.norm))
-		}
+		enc, prev = appendCachePosting(enc, p, prev), p.doc
 	}
 	return enc
 }
@@ -115,14 +107,21 @@ func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 // entry of a common word holds most records' postings, and grown by
 // appends it was allocated about twice over.
 func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
-	encs := make([]*[]byte, len(group))
+	encs := make([][]byte, len(group))
+	pooled := make([]*[]byte, len(group))
 	size := uvarintLen(uint64(len(group)))
 	for i := range group {
-		if group[i].cached == nil {
-			encs[i] = encodedScratch.Get().(*[]byte)
-			*encs[i] = encodePostings((*encs[i])[:0], group[i].posts)
+		switch ft := &group[i]; {
+		case ft.cached != nil:
+		case ft.undecoded:
+			// a list patched where it lies (splicePostings)
+			encs[i] = ft.raw
+		default:
+			pooled[i] = encodedScratch.Get().(*[]byte)
+			*pooled[i] = encodePostings((*pooled[i])[:0], ft.posts)
+			encs[i] = *pooled[i]
 		}
-		size += cachedTermSize(&group[i], encOf(encs[i]))
+		size += cachedTermSize(&group[i], encs[i])
 	}
 	body := 0
 	if len(pt.long) > 0 {
@@ -131,9 +130,9 @@ func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
 	b = slices.Grow(b, size+uvarintLen(uint64(body))+body)
 	b = binary.AppendUvarint(b, uint64(len(group)))
 	for i := range group {
-		b = appendCachedTerm(b, &group[i], encOf(encs[i]))
-		if encs[i] != nil {
-			encodedScratch.Put(encs[i])
+		b = appendCachedTerm(b, &group[i], encs[i])
+		if pooled[i] != nil {
+			encodedScratch.Put(pooled[i])
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(body))
@@ -141,13 +140,6 @@ func appendCachedEntry(b []byte, group []fieldTerm, pt *preparedTerm) []byte {
 		b = appendPrepared(b, pt)
 	}
 	return b
-}
-
-func encOf(buf *[]byte) []byte {
-	if buf == nil {
-		return nil
-	}
-	return *buf
 }
 
 // decode decodes the postings of a term read from the cache, once.

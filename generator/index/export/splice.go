@@ -1,0 +1,213 @@
+package export
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// A term whose postings changed at the changed records alone is patched
+// in the term cache's own form: its cached postings with the changed
+// records' spliced in (splicePostings), and what the patches of its
+// entry and of the prefix lists over it read of the list (the postings of
+// a few documents, of a block's range) read where the list lies
+// (postingsAt, postingsBetween). A common word holds a posting of most
+// records: decoded, its list took a dozen bytes a posting of fresh memory
+// and was encoded again whole for the next build's cache.
+
+// appendCachePosting appends one posting in the term cache's form (after
+// prev, the doc of the posting before it): the doc gap, the frequency
+// and the field length whose norm bleve stored (0 then the float32 bits
+// when no length reproduces it).
+func appendCachePosting(b []byte, p posting, prev uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(p.doc-prev))
+	b = binary.AppendUvarint(b, uint64(p.freq))
+	if l, ok := normCode32(p.norm); ok {
+		return binary.AppendUvarint(b, l)
+	}
+	b = binary.AppendUvarint(b, 0)
+	return binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
+}
+
+// rawPosting is a posting of a list in the cache's form where it lies:
+// its doc, and the length of its doc gap and of the whole posting.
+type rawPosting struct {
+	doc         uint32
+	gapLen, len int
+}
+
+// nextRaw reads the posting at the start of b, after the one of doc prev.
+func nextRaw(b []byte, prev uint32) (rawPosting, bool) {
+	gap, k := binary.Uvarint(b)
+	if k <= 0 || uint64(prev)+gap > math.MaxUint32 {
+		return rawPosting{}, false
+	}
+	rp := rawPosting{doc: prev + uint32(gap), gapLen: k}
+	n := k
+	if _, k = binary.Uvarint(b[n:]); k <= 0 { // freq
+		return rawPosting{}, false
+	}
+	n += k
+	l, k := binary.Uvarint(b[n:])
+	if k <= 0 {
+		return rawPosting{}, false
+	}
+	n += k
+	if l == 0 {
+		if len(b) < n+4 {
+			return rawPosting{}, false
+		}
+		n += 4
+	}
+	rp.len = n
+	return rp, true
+}
+
+// splicePostings returns the n postings of raw (the cache's form) with
+// those of docs (sorted) replaced by ps (freq 0: the doc has none now),
+// and how many postings the result holds. The runs between the changed
+// postings are copied as they are, but for the doc gap of the posting
+// after a change, which is written again. ok is false when raw does not
+// read as n postings.
+func splicePostings(raw []byte, n int, docs []uint32, ps []posting) (out []byte, count int, ok bool) {
+	out = make([]byte, 0, len(raw)+16*len(docs))
+	b := raw
+	prevOld, prevNew := uint32(0), uint32(0) // the docs before b, in raw and in out
+	run := 0                                 // where in raw the run not yet copied starts
+	at := func() int { return len(raw) - len(b) }
+	i := 0
+	for range n {
+		rp, ok := nextRaw(b, prevOld)
+		if !ok {
+			return nil, 0, false
+		}
+		if i < len(docs) && docs[i] <= rp.doc {
+			// A change before or at this posting: copy the run, write
+			// the changed postings, then this one unless replaced.
+			out = append(out, raw[run:at()]...)
+			for ; i < len(docs) && docs[i] < rp.doc; i++ {
+				if ps[i].freq != 0 {
+					out, prevNew = appendCachePosting(out, ps[i], prevNew), ps[i].doc
+					count++
+				}
+			}
+			replaced := i < len(docs) && docs[i] == rp.doc
+			if replaced {
+				if ps[i].freq != 0 {
+					out, prevNew = appendCachePosting(out, ps[i], prevNew), ps[i].doc
+					count++
+				}
+				i++
+			} else {
+				out = binary.AppendUvarint(out, uint64(rp.doc-prevNew))
+				out = append(out, b[rp.gapLen:rp.len]...)
+				prevNew = rp.doc
+				count++
+			}
+			b = b[rp.len:]
+			run = at()
+			prevOld = rp.doc
+			continue
+		}
+		if prevNew != prevOld {
+			// the first posting after a change: its gap is from the
+			// posting written before it
+			out = append(out, raw[run:at()]...)
+			out = binary.AppendUvarint(out, uint64(rp.doc-prevNew))
+			out = append(out, b[rp.gapLen:rp.len]...)
+			b = b[rp.len:]
+			run = at()
+		} else {
+			b = b[rp.len:]
+		}
+		prevOld, prevNew = rp.doc, rp.doc
+		count++
+	}
+	if len(b) != 0 {
+		return nil, 0, false
+	}
+	out = append(out, raw[run:]...)
+	for ; i < len(docs); i++ {
+		if ps[i].freq != 0 {
+			out, prevNew = appendCachePosting(out, ps[i], prevNew), ps[i].doc
+			count++
+		}
+	}
+	return out, count, true
+}
+
+// postingsAt returns the term's postings of docs (sorted), freq 0 where
+// it has none, decoded or not: a list undecoded is read up to the last
+// of docs, where it lies.
+func (ft *fieldTerm) postingsAt(docs []uint32) ([]posting, error) {
+	out := make([]posting, len(docs))
+	for k, d := range docs {
+		out[k].doc = d
+	}
+	if !ft.undecoded {
+		for k, d := range docs {
+			if j, ok := slices.BinarySearchFunc(ft.posts, d, cmpPostingDoc); ok {
+				out[k] = ft.posts[j]
+			}
+		}
+		return out, nil
+	}
+	b, doc, k := ft.raw, uint32(0), 0
+	for range ft.n {
+		if k == len(docs) {
+			return out, nil
+		}
+		rp, ok := nextRaw(b, doc)
+		if !ok {
+			return nil, errTermCache
+		}
+		doc = rp.doc
+		for k < len(docs) && docs[k] < doc {
+			k++
+		}
+		if k < len(docs) && docs[k] == doc {
+			out[k] = rawPostingAt(b[rp.gapLen:rp.len], doc)
+			k++
+		}
+		b = b[rp.len:]
+	}
+	return out, nil
+}
+
+// rawPostingAt decodes the posting of doc whose frequency and field
+// length (with the norm's bits, when the length is 0) are b, as nextRaw
+// read them.
+func rawPostingAt(b []byte, doc uint32) posting {
+	freq, k := binary.Uvarint(b)
+	p := posting{doc: doc, freq: uint32(freq)}
+	if l, m := binary.Uvarint(b[k:]); l > 0 {
+		p.norm = float32(1 / math.Sqrt(float64(l)))
+	} else {
+		p.norm = math.Float32frombits(binary.LittleEndian.Uint32(b[k+m:]))
+	}
+	return p
+}
+
+// postingsBetween returns the term's postings of docs lo to hi, decoded
+// or not (a list undecoded is read up to hi, where it lies).
+func (ft *fieldTerm) postingsBetween(lo, hi uint32) ([]posting, error) {
+	if !ft.undecoded {
+		i, _ := slices.BinarySearchFunc(ft.posts, lo, cmpPostingDoc)
+		j := i
+		for j < len(ft.posts) && ft.posts[j].doc <= hi {
+			j++
+		}
+		return ft.posts[i:j:j], nil
+	}
+	var out []posting
+	err := ft.each(func(p posting) bool {
+		if p.doc > hi {
+			return false
+		}
+		if p.doc >= lo {
+			out = append(out, p)
+		}
+		return true
+	})
+	return out, err
+}
