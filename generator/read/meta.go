@@ -432,6 +432,7 @@ func (r *reader) readManifest(path string) {
 	errs := make([]error, len(files))
 	hashed := make([]bool, len(files))
 	sums, _ := r.opts.Cache.(SumCache)
+	reals := &realPaths{dirs: map[string]resolved{}}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < r.opts.Workers; w++ {
@@ -439,7 +440,7 @@ func (r *reader) readManifest(path string) {
 		go func() {
 			defer wg.Done()
 			for k := int(next.Add(1)) - 1; k < len(files); k = int(next.Add(1)) - 1 {
-				ids[k], hashed[k], errs[k] = r.verify(root, rootReal, files[k], sums)
+				ids[k], hashed[k], errs[k] = r.verify(root, rootReal, reals, files[k], sums)
 			}
 		}()
 	}
@@ -468,8 +469,9 @@ func (r *reader) readManifest(path string) {
 //
 // A listed file that is, or lies under, a symbolic link leading out of the
 // export (rootReal: root with every link resolved) is not read, hashed
-// nor described: its size and sha256 would tell what lies outside.
-func (r *reader) verify(root, rootReal string, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
+// nor described: its size and sha256 would tell what lies outside. reals
+// resolves the links of the listed files' paths.
+func (r *reader) verify(root, rootReal string, reals *realPaths, mf manifestFile, sums SumCache) (id FileID, hashed bool, err error) {
 	rel := strings.TrimLeft(filepath.ToSlash(mf.Path), "/")
 	var file string
 	for rel != "" {
@@ -477,8 +479,8 @@ func (r *reader) verify(root, rootReal string, mf manifestFile, sums SumCache) (
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			stated := time.Now()
 			r.stats.Add(1)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-				if real, err := realPath(p); err != nil || !within(rootReal, real) {
+			if fi, real, err := reals.stat(p); err == nil && fi.Mode().IsRegular() {
+				if !within(rootReal, real) {
 					return FileID{}, false, fmt.Errorf("lists %s, a symbolic link that leads out of the export; not read", strconv.Quote(mf.Path))
 				}
 				file = p

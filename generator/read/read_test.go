@@ -412,3 +412,50 @@ func BenchmarkReadArray(b *testing.B) {
 		})
 	}
 }
+
+// TestManifestSymlinks: a file the manifest lists that is, or lies under,
+// a symbolic link leading out of the export is not read nor described;
+// one under a link that stays inside the export is checked as any other.
+func TestManifestSymlinks(t *testing.T) {
+	outside := t.TempDir()
+	write(t, outside, "secret.json", `{"secret":1}`)
+	dir := t.TempDir()
+	write(t, dir, "repos/a/b.json", "["+rec("ab0")+"]")
+	inner := `{"terms":1}`
+	write(t, dir, "search/summary.json", inner)
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "leak.json")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, err := range []error{
+		os.Symlink(outside, filepath.Join(dir, "leakdir")),
+		os.Symlink(filepath.Join(dir, "search"), filepath.Join(dir, "alias")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := `{"secret":1}`
+	listed := func(path, body string) string {
+		return `{"path":"` + path + `","bytes":` + fmt.Sprint(len(body)) + `,"sha256":"` + sha(body) + `"}`
+	}
+	write(t, dir, "manifest.json", `{"schemaVersion":2,"datasetVersion":"2026-09-01T00:00:00.000Z","files":{
+		"a":`+listed("/data/leak.json", secret)+`,
+		"b":`+listed("/data/leakdir/secret.json", secret)+`,
+		"c":`+listed("/data/alias/summary.json", inner)+`,
+		"d":`+listed("/data/alias/summary.json", "other")+`,
+		"e":`+listed("/data/search/summary.json", inner)+`}}`)
+	g := readAll(t, dir, dir)
+	wantErrs := []string{
+		"leak.json: symbolic link leads out of the folder being read; skipped",
+		"leakdir: symbolic link leads out of the folder being read; skipped",
+		`manifest.json: lists "/data/leak.json", a symbolic link that leads out of the export; not read`,
+		`manifest.json: lists "/data/leakdir/secret.json", a symbolic link that leads out of the export; not read`,
+		`manifest.json: alias/summary.json is 11 bytes; the manifest says 5`,
+	}
+	if !reflect.DeepEqual(g.errs, wantErrs) {
+		t.Errorf("errs\n%s\nwant\n%s", strings.Join(g.errs, "\n"), strings.Join(wantErrs, "\n"))
+	}
+	if want := []string{"repos/a/b.json#0@0 id=ab0 v="}; !reflect.DeepEqual(g.items, want) {
+		t.Errorf("items %q want %q", g.items, want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // plan lists the files to read, by role.
@@ -116,6 +117,49 @@ func realPath(p string) (string, error) {
 		return "", err
 	}
 	return filepath.EvalSymlinks(abs)
+}
+
+// realPaths resolves the links of files' paths, each folder's once: the
+// files a manifest lists lie in a few folders, and realPath looks at
+// every element of a path (half a dozen lstat calls a file, on every
+// build).
+type realPaths struct {
+	mu   sync.Mutex
+	dirs map[string]resolved // by folder
+}
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// stat returns what os.Stat returns of p, and p's realPath.
+func (rp *realPaths) stat(p string) (os.FileInfo, string, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, "", err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = os.Stat(p); err != nil {
+			return nil, "", err
+		}
+		real, err := realPath(p)
+		return fi, real, err
+	}
+	dir := filepath.Dir(p)
+	rp.mu.Lock()
+	d, ok := rp.dirs[dir]
+	rp.mu.Unlock()
+	if !ok {
+		d.real, d.err = realPath(dir)
+		rp.mu.Lock()
+		rp.dirs[dir] = d
+		rp.mu.Unlock()
+	}
+	if d.err != nil {
+		return nil, "", d.err
+	}
+	return fi, filepath.Join(d.real, filepath.Base(p)), nil
 }
 
 // walk finds the files under root. Hidden files and folders are skipped (a
