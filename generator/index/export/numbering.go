@@ -57,7 +57,7 @@ func (x *exportRun) number() error {
 	if ok, err := x.numberAsBefore(internals); ok || err != nil {
 		return err
 	}
-	docs, err := x.refs(internals, true)
+	docs, err := x.refs(internals)
 	if err != nil {
 		return err
 	}
@@ -117,17 +117,17 @@ func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, er
 	if nt.len() != len(internals) {
 		return false, nil
 	}
-	refs, err := x.refs(internals, false)
+	ids, err := x.externalIDs(internals)
 	if err != nil {
 		return false, err
 	}
-	docs := make([]docRef, len(refs))
+	docs := make([]docRef, len(ids))
 	// Which doc numbers are taken, in a table small enough to stay in
 	// the cache: docs is written in the numbering's order, not read.
-	taken := make([]uint64, (len(refs)+63)/64)
+	taken := make([]uint64, (len(ids)+63)/64)
 	var pl placer
-	for _, d := range refs {
-		i, ok := pl.place(nt, d.id)
+	for k, id := range ids {
+		i, ok := pl.place(nt, id)
 		if !ok {
 			return false, nil // not a record numbered
 		}
@@ -136,9 +136,9 @@ func (x *exportRun) numberAsBefore(internals []bindex.IndexInternalID) (bool, er
 			return false, nil // a doc number out of range, or twice
 		}
 		taken[doc/64] |= 1 << (doc % 64)
-		docs[doc] = d
-		if _, edited := ch.Terms[d.id]; edited {
-			sortKey, ok := x.ex.ix.SortKeyOf(d.id)
+		docs[doc] = docRef{internal: internals[k], id: id}
+		if _, edited := ch.Terms[id]; edited {
+			sortKey, ok := x.ex.ix.SortKeyOf(id)
 			if !ok || nt.sum(doc) != sortKeySum(sortKey) {
 				return false, nil // its sort key changed
 			}
@@ -198,11 +198,38 @@ func (p *placer) skip(from, to int) {
 	}
 }
 
-// refs reads the records' ids and, with sortKeys, their sort keys. Each
-// external id is a stored-field read, which adds up over every record:
-// spread over the cores.
-func (x *exportRun) refs(internals []bindex.IndexInternalID, sortKeys bool) ([]docRef, error) {
+// refs reads the records' ids and their sort keys.
+func (x *exportRun) refs(internals []bindex.IndexInternalID) ([]docRef, error) {
 	docs := make([]docRef, len(internals))
+	err := eachOnCores(len(internals), func(i int) error {
+		ext, err := x.r.ExternalID(internals[i])
+		if err != nil {
+			return err
+		}
+		sortKey, ok := x.ex.ix.SortKeyOf(ext)
+		if !ok {
+			return fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
+		}
+		docs[i] = docRef{internal: internals[i], id: ext, sortKey: sortKey}
+		return nil
+	})
+	return docs, err
+}
+
+// externalIDs reads the records' ids.
+func (x *exportRun) externalIDs(internals []bindex.IndexInternalID) ([]string, error) {
+	ids := make([]string, len(internals))
+	err := eachOnCores(len(internals), func(i int) (err error) {
+		ids[i], err = x.r.ExternalID(internals[i])
+		return err
+	})
+	return ids, err
+}
+
+// eachOnCores calls fn with 0..n-1 on every core, and returns the errors
+// it returned. Each external id is a stored-field read, which adds up
+// over every record: spread over the cores.
+func eachOnCores(n int, fn func(i int) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -210,27 +237,16 @@ func (x *exportRun) refs(internals []bindex.IndexInternalID, sortKeys bool) ([]d
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(internals); i += workers {
-				ext, err := x.r.ExternalID(internals[i])
-				if err != nil {
+			for i := w; i < n; i += workers {
+				if err := fn(i); err != nil {
 					errs[w] = err
 					return
 				}
-				docs[i] = docRef{internal: internals[i], id: ext}
-				if !sortKeys {
-					continue
-				}
-				sortKey, ok := x.ex.ix.SortKeyOf(ext)
-				if !ok {
-					errs[w] = fmt.Errorf("index: record %s is in bleve but not in the side store; delete the cache", ext)
-					return
-				}
-				docs[i].sortKey = sortKey
 			}
 		}()
 	}
 	wg.Wait()
-	return docs, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // cmpDocs is the doc order: by sort key, then id.
