@@ -19,7 +19,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/errdocs/errdocs/generator/index"
 )
@@ -384,8 +386,22 @@ func callPattern(f func(string) (json.RawMessage, error), expr string) (p json.R
 }
 
 // dictTerms lists a field's terms as bleve's dictionary holds them, in
-// order.
+// order: from each segment's dictionary without the terms' document
+// counts where bleve's segments can (segmentTerms), else from the
+// field's dictionary.
 func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
+	if is, ok := r.(*scorch.IndexSnapshot); ok {
+		if terms, ok, err := segmentTerms(is, field); ok || err != nil {
+			return terms, err
+		}
+	}
+	return fieldDictTerms(r, field)
+}
+
+// fieldDictTerms lists a field's terms from bleve's dictionary of the
+// field, which counts each term's documents as it goes: a read of the
+// term's postings list, all over the index, that the export does not use.
+func fieldDictTerms(r bindex.IndexReader, field string) ([]string, error) {
 	fd, err := r.FieldDict(field)
 	if err != nil {
 		return nil, err
@@ -402,6 +418,69 @@ func dictTerms(r bindex.IndexReader, field string) ([]string, error) {
 		}
 		terms = append(terms, e.Term)
 	}
+}
+
+// countless is a segment dictionary that can list its terms without
+// their document counts (zapx's, for bleve's fuzzy and prefix queries).
+type countless interface {
+	AutomatonIteratorOmitCount(a segment.Automaton, startKeyInclusive, endKeyExclusive []byte) segment.DictionaryIterator
+}
+
+// segmentTerms lists a field's terms as fieldDictTerms does, from each
+// segment's dictionary in turn, merged; ok is false when a segment's
+// dictionary cannot list them without their counts.
+func segmentTerms(is *scorch.IndexSnapshot, field string) (terms []string, ok bool, err error) {
+	for _, ss := range is.Segments() {
+		d, err := ss.Segment().Dictionary(field)
+		if err != nil {
+			return nil, false, err
+		}
+		c, ok := d.(countless)
+		if !ok {
+			return nil, false, nil
+		}
+		var seg []string
+		it := c.AutomatonIteratorOmitCount(nil, nil, nil)
+		for {
+			e, err := it.Next()
+			if err != nil {
+				return nil, false, err
+			}
+			if e == nil {
+				break
+			}
+			seg = append(seg, e.Term)
+		}
+		terms = mergeTerms(terms, seg)
+	}
+	return terms, true, nil
+}
+
+// mergeTerms merges two sorted lists of distinct terms into one.
+func mergeTerms(a, b []string) []string {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // exportWriter writes chunk scripts: each file calls the global loader

@@ -1,10 +1,14 @@
 package export
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/errdocs/errdocs/generator/index"
 )
@@ -114,5 +118,79 @@ func TestTermHead(t *testing.T) {
 		if tails[2] != nil {
 			t.Fatalf("n=%d: a tail for the inline list", n)
 		}
+	}
+}
+
+// The terms listed from each segment's dictionary without their counts
+// are those of bleve's dictionary of the field, in its order, whatever
+// the segments: one after the first sync, more as records are edited,
+// added and removed (a removed record's terms stay in its segment).
+func TestSegmentTermsAreTheDictionary(t *testing.T) {
+	recs := genRecords(1500, 5)
+	dir := filepath.Join(t.TempDir(), "cache")
+	segments := 0
+	for round := range 4 {
+		// reopened, as by each build, which adds a segment
+		ix, err := index.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.BatchSize = 300 // a segment a batch, until merged
+		switch round {
+		case 1:
+			recs[7].Documentation += " Zyzzogeton quuxification happened."
+		case 2:
+			extra := recs[3]
+			extra.ID, extra.Slug = "f0f0f0f0f0f0f0f0", extra.Slug+"-again"
+			extra.ErrorMessage = "Frobnicator overheated at %d rpm"
+			recs = append(recs, extra)
+		case 3:
+			recs = slices.Delete(recs, 10, 12)
+		}
+		if _, err := ix.Sync(index.Records(recs)); err != nil {
+			t.Fatal(err)
+		}
+		if round == 3 {
+			// Two more segments, one document each: a build's Sync
+			// leaves one at most, and merges the small ones it finds.
+			for k, text := range []string{"Quuxifrobnication of the zyzzyva", "zyzzyva again, and aardvarks"} {
+				if err := ix.Bleve().Index(fmt.Sprint("extra", k), map[string]interface{}{"documentation": text}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		adv, err := ix.Bleve().Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := adv.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		is, ok := r.(*scorch.IndexSnapshot)
+		if !ok {
+			t.Fatalf("the reader is a %T, not scorch's", r)
+		}
+		segments = max(segments, len(is.Segments()))
+		for _, f := range index.Fields {
+			fast, ok, err := segmentTerms(is, f.Name)
+			if err != nil || !ok {
+				t.Fatalf("round %d, %s: segmentTerms: ok %t, %v", round, f.Name, ok, err)
+			}
+			want, err := fieldDictTerms(r, f.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(fast, want) {
+				t.Fatalf("round %d, %s: %d terms from the segments, %d in the dictionary", round, f.Name, len(fast), len(want))
+			}
+		}
+		r.Close()
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if segments < 2 {
+		t.Errorf("at most %d segment: the merge of segments' terms was not checked", segments)
 	}
 }
