@@ -43,8 +43,10 @@ func patchEntry(old []fieldTerm, prepared []byte, group []fieldTerm, changed []u
 	if len(prepared) == 0 || len(old) != len(group) || opts.BlockSize <= 0 {
 		return nil
 	}
+	now := make([][]posting, len(group)) // each list's postings of changed
 	for i := range group {
-		if !sameDocs(&group[i], &old[i], changed) {
+		var ok bool
+		if now[i], ok = sameDocs(&group[i], &old[i], changed); !ok {
 			return nil
 		}
 	}
@@ -52,15 +54,17 @@ func patchEntry(old []fieldTerm, prepared []byte, group []fieldTerm, changed []u
 	if err != nil {
 		return nil
 	}
-	var head []uint32
 	if pt.hasHead {
-		var ok bool
-		if head, ok = headDocs(pt); !ok || !staysOutOfHead(group, pt.long, head, changed, docCount) {
+		h, ok := decodeHead(pt)
+		if !ok || !staysOutOfHead(group, pt.long, h, now, changed, docCount) {
 			return nil
 		}
 	}
 	for _, i := range pt.long {
-		if !pt.reencode(i, &group[i], head, changed, opts.BlockSize) {
+		if group[i].cached != nil {
+			continue // the cache's own postings: its blocks are as they were
+		}
+		if !pt.reencode(i, now[i], changed, opts.BlockSize) {
 			return nil
 		}
 	}
@@ -71,28 +75,29 @@ func patchEntry(old []fieldTerm, prepared []byte, group []fieldTerm, changed []u
 // sameDocs reports whether ft has postings of the same documents as
 // old, the previous export's postings of its field and term: the same
 // document frequency and count, and the same changed docs among them (no
-// other document's postings changed).
-func sameDocs(ft, old *fieldTerm, changed []uint32) bool {
+// other document's postings changed). It returns ft's postings of the
+// changed docs (freq 0: none).
+func sameDocs(ft, old *fieldTerm, changed []uint32) ([]posting, bool) {
 	if ft.field != old.field || ft.df != old.df || ft.count() != old.count() {
-		return false
-	}
-	if ft.cached != nil {
-		return true // the cache's own postings
+		return nil, false
 	}
 	now, err := ft.postingsAt(changed)
 	if err != nil {
-		return false
+		return nil, false
+	}
+	if ft.cached != nil {
+		return now, true // the cache's own postings
 	}
 	was, err := old.postingsAt(changed)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	for k := range changed {
 		if (now[k].freq != 0) != (was[k].freq != 0) {
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return now, true
 }
 
 func cmpPostingDoc(p posting, doc uint32) int {
@@ -105,50 +110,73 @@ func cmpPostingDoc(p posting, doc uint32) int {
 	return 0
 }
 
-// headDocs decodes the documents of a prepared term's head: the first
-// headCount numbers of its encoding are their gaps, from its first.
-func headDocs(pt *preparedTerm) ([]uint32, bool) {
+// decodeHead decodes a prepared term's head as termHead.encode wrote it:
+// the gaps of its documents (from its first), their masks of long lists,
+// then the postings of the set bits column by column (frequencies, field
+// lengths, the float32 bits of the norms of length 0). The patch weighs
+// the head's documents from it, not from their lists, which it would read
+// whole: a head's documents lie all over a common word's list.
+func decodeHead(pt *preparedTerm) (*termHead, bool) {
 	r := cvReader{b: pt.headEnc.b}
-	docs := make([]uint32, 0, pt.headCount)
+	h := &termHead{docs: make([]uint32, 0, pt.headCount)}
 	doc := uint64(pt.headFirst)
 	for range pt.headCount {
 		gap, ok := r.next()
 		if doc += gap; !ok || doc > math.MaxUint32 {
 			return nil, false
 		}
-		docs = append(docs, uint32(doc))
+		h.docs = append(h.docs, uint32(doc))
 	}
-	return docs, len(docs) > 0 && docs[len(docs)-1] == pt.headLast
+	if len(h.docs) == 0 || h.docs[len(h.docs)-1] != pt.headLast {
+		return nil, false
+	}
+	type at struct{ x, j int } // a head posting: its document, its long list
+	var where []at
+	for x := range h.docs {
+		mask, ok := r.next()
+		if !ok || mask>>len(pt.long) != 0 {
+			return nil, false
+		}
+		for j := range pt.long {
+			if mask&(1<<j) != 0 {
+				where = append(where, at{x, j})
+			}
+		}
+	}
+	ps := make([]posting, len(where))
+	if _, ok := readTFs(&r, ps); !ok {
+		return nil, false
+	}
+	h.posts = make([][]posting, len(h.docs))
+	for x := range h.posts {
+		h.posts[x] = make([]posting, len(pt.long))
+	}
+	for k, a := range where {
+		ps[k].doc = h.docs[a.x]
+		h.posts[a.x][a.j] = ps[k]
+	}
+	return h, len(r.b) == 0
 }
 
 // staysOutOfHead reports whether every changed doc with a posting in one
-// of the long lists ranks below each document of the head (sorted docs)
-// as termHeadInto weighs and orders them (a head document does not rank
-// below itself): the head is then the one termHeadInto would pick again.
-// sameDocs has checked that no changed doc came or went.
-func staysOutOfHead(group []fieldTerm, long []int, head, changed []uint32, docCount uint64) bool {
+// of the long lists ranks below each document of the head as termHeadInto
+// weighs and orders them (a head document does not rank below itself):
+// the head is then the one termHeadInto would pick again. now holds each
+// list's postings of the changed docs. sameDocs has checked that no
+// changed doc came or went; the head's documents, not changed, weigh
+// what they weighed.
+func staysOutOfHead(group []fieldTerm, long []int, head *termHead, now [][]posting, changed []uint32, docCount uint64) bool {
 	w := listWeights(group, long, docCount)
-	docs := slices.Concat(head, changed)
-	slices.Sort(docs)
-	docs = slices.Compact(docs)
-	at := make([][]posting, len(long)) // per long list, the postings of docs
-	for j, i := range long {
-		var err error
-		if at[j], err = group[i].postingsAt(docs); err != nil {
+	for k, d := range changed {
+		if _, in := slices.BinarySearch(head.docs, d); in {
 			return false
 		}
-	}
-	weight := func(doc uint32) (float64, int) {
-		k, _ := slices.BinarySearch(docs, doc)
-		return docWeight(at, k, w)
-	}
-	for _, d := range changed {
-		wd, m := weight(d)
+		wd, m := docWeight(func(j int) posting { return now[long[j]][k] }, len(long), w)
 		if m == 0 {
 			continue
 		}
-		for _, h := range head {
-			wh, _ := weight(h)
+		for x, h := range head.docs {
+			wh, _ := docWeight(func(j int) posting { return head.posts[x][j] }, len(long), w)
 			if !(wd < wh || wd == wh && d > h) {
 				return false
 			}
@@ -158,13 +186,12 @@ func staysOutOfHead(group []fieldTerm, long []int, head, changed []uint32, docCo
 }
 
 // docWeight is a document's weight in termHeadInto (the same sum in the
-// same order) and the count of long lists it has a posting in: at holds
-// each long list's postings of some docs, the document's at k (weights
-// w, by long list).
-func docWeight(at [][]posting, k int, w []float64) (float64, int) {
+// same order) and the count of long lists it has a posting in, from its
+// posting in each of the n long lists (freq 0: none), weighed by w.
+func docWeight(post func(j int) posting, n int, w []float64) (float64, int) {
 	wt, m := 0.0, 0
-	for j := range at {
-		if p := at[j][k]; p.freq != 0 {
+	for j := range n {
+		if p := post(j); p.freq != 0 {
 			wt += w[j] * math.Sqrt(float64(p.freq)) * float64(p.norm)
 			m++
 		}
@@ -172,33 +199,30 @@ func docWeight(at [][]posting, k int, w []float64) (float64, int) {
 	return wt * float64(m), m
 }
 
-// reencode encodes again the tail blocks of long list i (ft, decoded or
-// not) that hold a changed doc's posting. The tail is the list without the
-// head's documents, and its documents are as before (sameDocs), so each
-// block keeps its bounds and count. It reports false when a block's
-// postings are not what the entry says.
-func (pt *preparedTerm) reencode(i int, ft *fieldTerm, head, changed []uint32, blockSize int) bool {
+// reencode encodes again the tail blocks of long list i that hold a
+// changed doc's posting, from their own encoding with the changed docs'
+// postings as they are now (now, by changed doc). The tail is the list
+// without the head's documents, which no changed doc is in, and its
+// documents are as before (sameDocs), so each block keeps its bounds and
+// count, and no other posting of it changed. It reports false when a
+// block does not read as the entry says.
+func (pt *preparedTerm) reencode(i int, now []posting, changed []uint32, blockSize int) bool {
 	blocks := pt.blocks[i]
-	for _, d := range changed {
+	for c, d := range changed {
 		k, ok := blockOf(blocks, d)
-		if !ok {
+		if !ok || now[c].freq == 0 {
 			continue // not in this list's tail
 		}
 		old := &blocks[k]
-		posts, err := ft.postingsBetween(old.first, old.last)
-		if err != nil || len(posts) == 0 || posts[0].doc != old.first || posts[len(posts)-1].doc != old.last {
+		blk, oldFallbacks, ok := decodeBlock(old)
+		if !ok || len(blk) == 0 || len(blk) > blockSize || blk[0].doc != old.first || blk[len(blk)-1].doc != old.last {
 			return false
 		}
-		blk := make([]posting, 0, old.count)
-		for _, p := range posts {
-			if _, in := slices.BinarySearch(head, p.doc); !in {
-				blk = append(blk, p)
-			}
-		}
-		oldFallbacks, ok := blockFallbacks(old)
-		if !ok || len(blk) != old.count || len(blk) > blockSize || blk[0].doc != old.first || blk[len(blk)-1].doc != old.last {
+		at, found := slices.BinarySearchFunc(blk, d, cmpPostingDoc)
+		if !found {
 			return false
 		}
+		blk[at] = now[c]
 		var enc cvWriter
 		fallbacks := enc.putPostings(blk, blk[0].doc)
 		best := bestImpact(blk)
@@ -208,6 +232,57 @@ func (pt *preparedTerm) reencode(i int, ft *fieldTerm, head, changed []uint32, b
 	return true
 }
 
+// decodeBlock reads a tail block as putPostings wrote it (the doc gaps
+// from its first doc, then the tf codes column by column: putTFs), and
+// counts its norms written as raw bits.
+func decodeBlock(b *encodedBlock) ([]posting, int, bool) {
+	r := cvReader{b: b.enc.b}
+	posts := make([]posting, b.count)
+	doc := uint64(b.first)
+	for x := range posts {
+		gap, ok := r.next()
+		if doc += gap; !ok || doc > math.MaxUint32 {
+			return nil, 0, false
+		}
+		posts[x].doc = uint32(doc)
+	}
+	fallbacks, ok := readTFs(&r, posts)
+	return posts, fallbacks, ok && len(r.b) == 0
+}
+
+// readTFs reads the tf codes of posts as putTFs wrote them: the
+// frequencies, the field lengths, then the float32 bits of the norms of
+// length 0. It returns how many norms were so.
+func readTFs(r *cvReader, posts []posting) (int, bool) {
+	for x := range posts {
+		freq, ok := r.next()
+		if !ok || freq == 0 || freq > math.MaxUint32 {
+			return 0, false
+		}
+		posts[x].freq = uint32(freq)
+	}
+	var fallbacks []int
+	for x := range posts {
+		l, ok := r.next()
+		if !ok {
+			return 0, false
+		}
+		if l == 0 {
+			fallbacks = append(fallbacks, x)
+		} else {
+			posts[x].norm = float32(1 / math.Sqrt(float64(l)))
+		}
+	}
+	for _, x := range fallbacks {
+		bits, ok := r.next()
+		if !ok || bits > math.MaxUint32 {
+			return 0, false
+		}
+		posts[x].norm = math.Float32frombits(uint32(bits))
+	}
+	return len(fallbacks), true
+}
+
 // blockOf returns the index of the block (sorted, disjoint) whose doc
 // range holds doc, if one does.
 func blockOf(blocks []encodedBlock, doc uint32) (int, bool) {
@@ -215,24 +290,6 @@ func blockOf(blocks []encodedBlock, doc uint32) (int, bool) {
 		return cmpPostingDoc(posting{doc: b.last}, d)
 	})
 	return k, k < len(blocks) && blocks[k].first <= doc
-}
-
-// blockFallbacks counts the norms a term's block wrote as raw bits: its
-// field lengths of 0 (putPostings: the doc gaps, the frequencies, then
-// the lengths).
-func blockFallbacks(b *encodedBlock) (int, bool) {
-	r := cvReader{b: b.enc.b}
-	n := 0
-	for k := range 3 * b.count {
-		v, ok := r.next()
-		if !ok {
-			return 0, false
-		}
-		if k >= 2*b.count && v == 0 {
-			n++
-		}
-	}
-	return n, true
 }
 
 // cvReader reads the numbers a cvWriter wrote.

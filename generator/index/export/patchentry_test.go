@@ -165,3 +165,45 @@ func editLists(rng *rand.Rand, old []fieldTerm, docCount, headSize int) ([]field
 	slices.Sort(changed)
 	return cur, slices.Compact(changed)
 }
+
+// decodeHead reads back the head prepareTerm encoded: its documents and
+// each one's postings in the long lists, norms that fall back to raw
+// bits included; a damaged encoding is refused.
+func TestDecodeHeadReadsWhatEncodeWrote(t *testing.T) {
+	opts := Options{}
+	opts.defaults()
+	opts.BlockSize, opts.HeadSize, opts.HeadMin = 16, 24, 24
+	rng := rand.New(rand.NewPCG(19, 23))
+	const docCount = 5000
+	heads := 0
+	for trial := range 300 {
+		group := []fieldTerm{randomList(rng, "retry", 0, docCount, 20+rng.IntN(300)),
+			randomList(rng, "retry", 1, docCount, 2+rng.IntN(300)), randomList(rng, "retry", 2, docCount, 1+rng.IntN(3))}
+		pt := prepareTerm(group, opts, docCount)
+		if !pt.hasHead {
+			continue
+		}
+		heads++
+		want, _, _ := termHeadInto(group, pt.long, docCount, opts.HeadSize, nil)
+		got, ok := decodeHead(pt)
+		if !ok || !slices.Equal(got.docs, want.docs) || len(got.posts) != len(want.posts) {
+			t.Fatalf("trial %d: decoded %v, ok %t; want the head's %d documents", trial, got, ok, len(want.docs))
+		}
+		for x := range want.posts {
+			for j := range want.posts[x] {
+				g, w := got.posts[x][j], want.posts[x][j]
+				if g.freq != w.freq || g.freq != 0 && (g.doc != w.doc || math.Float32bits(g.norm) != math.Float32bits(w.norm)) {
+					t.Fatalf("trial %d: head document %d, long list %d: decoded %+v, want %+v", trial, want.docs[x], j, g, w)
+				}
+			}
+		}
+		cut := *pt
+		cut.headEnc.b = pt.headEnc.b[:len(pt.headEnc.b)-1]
+		if _, ok := decodeHead(&cut); ok {
+			t.Fatalf("trial %d: a head cut short was decoded", trial)
+		}
+	}
+	if heads < 100 {
+		t.Errorf("%d of the trials had a head: too few to check decodeHead", heads)
+	}
+}
