@@ -187,27 +187,3 @@ func rawPostingAt(b []byte, doc uint32) posting {
 	}
 	return p
 }
-
-// postingsBetween returns the term's postings of docs lo to hi, decoded
-// or not (a list undecoded is read up to hi, where it lies).
-func (ft *fieldTerm) postingsBetween(lo, hi uint32) ([]posting, error) {
-	if !ft.undecoded {
-		i, _ := slices.BinarySearchFunc(ft.posts, lo, cmpPostingDoc)
-		j := i
-		for j < len(ft.posts) && ft.posts[j].doc <= hi {
-			j++
-		}
-		return ft.posts[i:j:j], nil
-	}
-	var out []posting
-	err := ft.each(func(p posting) bool {
-		if p.doc > hi {
-			return false
-		}
-		if p.doc >= lo {
-			out = append(out, p)
-		}
-		return true
-	})
-	return out, err
-}
