@@ -19,9 +19,7 @@ import (
 // comparison to check the patching, and enough refused (the head moved,
 // the documents changed) for it to check the refusals.
 func TestPatchEntryEqualsPrepare(t *testing.T) {
-	opts := Options{}
-	opts.defaults()
-	opts.BlockSize, opts.HeadSize, opts.HeadMin = 16, 24, 24
+	opts := smallHeads()
 	rng := rand.New(rand.NewPCG(7, 11))
 	const docCount = 5000
 	doc := slices.IndexFunc(index.Fields, func(f index.Field) bool { return f.Name == "documentation" })
@@ -60,6 +58,15 @@ func TestPatchEntryEqualsPrepare(t *testing.T) {
 	if nPatched < 500 || refused < 250 {
 		t.Errorf("%d entries patched, %d refused: want both ways taken often enough to be checked", nPatched, refused)
 	}
+}
+
+// smallHeads are the export's options with small heads and blocks, so
+// that lists of a few hundred postings have both.
+func smallHeads() Options {
+	opts := Options{}
+	opts.defaults()
+	opts.BlockSize, opts.HeadSize, opts.HeadMin = 16, 24, 24
+	return opts
 }
 
 // patchEntryUndecoded patches the entry as an export does: the old
@@ -170,9 +177,7 @@ func editLists(rng *rand.Rand, old []fieldTerm, docCount, headSize int) ([]field
 // each one's postings in the long lists, norms that fall back to raw
 // bits included; a damaged encoding is refused.
 func TestDecodeHeadReadsWhatEncodeWrote(t *testing.T) {
-	opts := Options{}
-	opts.defaults()
-	opts.BlockSize, opts.HeadSize, opts.HeadMin = 16, 24, 24
+	opts := smallHeads()
 	rng := rand.New(rand.NewPCG(19, 23))
 	const docCount = 5000
 	heads := 0
