@@ -2,7 +2,6 @@ package export
 
 import (
 	"encoding/binary"
-	"math"
 	"slices"
 )
 
@@ -10,58 +9,10 @@ import (
 // in the term cache's own form: its cached postings with the changed
 // records' spliced in (splicePostings), and what the patches of its
 // entry and of the prefix lists over it read of the list (the postings of
-// a few documents, of a block's range) read where the list lies
-// (postingsAt, postingsBetween). A common word holds a posting of most
-// records: decoded, its list took a dozen bytes a posting of fresh memory
-// and was encoded again whole for the next build's cache.
-
-// appendCachePosting appends one posting in the term cache's form (after
-// prev, the doc of the posting before it): the doc gap, the frequency
-// and the field length whose norm bleve stored (0 then the float32 bits
-// when no length reproduces it).
-func appendCachePosting(b []byte, p posting, prev uint32) []byte {
-	b = binary.AppendUvarint(b, uint64(p.doc-prev))
-	b = binary.AppendUvarint(b, uint64(p.freq))
-	if l, ok := normCode32(p.norm); ok {
-		return binary.AppendUvarint(b, l)
-	}
-	b = binary.AppendUvarint(b, 0)
-	return binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
-}
-
-// rawPosting is a posting of a list in the cache's form where it lies:
-// its doc, and the length of its doc gap and of the whole posting.
-type rawPosting struct {
-	doc         uint32
-	gapLen, len int
-}
-
-// nextRaw reads the posting at the start of b, after the one of doc prev.
-func nextRaw(b []byte, prev uint32) (rawPosting, bool) {
-	gap, k := binary.Uvarint(b)
-	if k <= 0 || uint64(prev)+gap > math.MaxUint32 {
-		return rawPosting{}, false
-	}
-	rp := rawPosting{doc: prev + uint32(gap), gapLen: k}
-	n := k
-	if _, k = binary.Uvarint(b[n:]); k <= 0 { // freq
-		return rawPosting{}, false
-	}
-	n += k
-	l, k := binary.Uvarint(b[n:])
-	if k <= 0 {
-		return rawPosting{}, false
-	}
-	n += k
-	if l == 0 {
-		if len(b) < n+4 {
-			return rawPosting{}, false
-		}
-		n += 4
-	}
-	rp.len = n
-	return rp, true
-}
+// a few documents) read where the list lies (postingsAt). A common word
+// holds a posting of most records: decoded, its list took a dozen bytes
+// a posting of fresh memory and was encoded again whole for the next
+// build's cache.
 
 // splicePostings returns the n postings of raw (the cache's form) with
 // those of docs (sorted) replaced by ps (freq 0: the doc has none now),
@@ -172,18 +123,4 @@ func (ft *fieldTerm) postingsAt(docs []uint32) ([]posting, error) {
 		b = b[rp.len:]
 	}
 	return out, nil
-}
-
-// rawPostingAt decodes the posting of doc whose frequency and field
-// length (with the norm's bits, when the length is 0) are b, as nextRaw
-// read them.
-func rawPostingAt(b []byte, doc uint32) posting {
-	freq, k := binary.Uvarint(b)
-	p := posting{doc: doc, freq: uint32(freq)}
-	if l, m := binary.Uvarint(b[k:]); l > 0 {
-		p.norm = float32(1 / math.Sqrt(float64(l)))
-	} else {
-		p.norm = math.Float32frombits(binary.LittleEndian.Uint32(b[k+m:]))
-	}
-	return p
 }

@@ -96,6 +96,68 @@ func encodePostings(enc []byte, posts []posting) []byte {
 	return enc
 }
 
+// appendCachePosting appends one posting in the term cache's form (after
+// prev, the doc of the posting before it): the doc gap, the frequency
+// and the field length whose norm bleve stored (0 then the float32 bits
+// when no length reproduces it).
+func appendCachePosting(b []byte, p posting, prev uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(p.doc-prev))
+	b = binary.AppendUvarint(b, uint64(p.freq))
+	if l, ok := normCode32(p.norm); ok {
+		return binary.AppendUvarint(b, l)
+	}
+	b = binary.AppendUvarint(b, 0)
+	return binary.LittleEndian.AppendUint32(b, math.Float32bits(p.norm))
+}
+
+// rawPosting is a posting of a list in the cache's form where it lies:
+// its doc, and the length of its doc gap and of the whole posting.
+type rawPosting struct {
+	doc         uint32
+	gapLen, len int
+}
+
+// nextRaw reads the posting at the start of b, after the one of doc prev.
+func nextRaw(b []byte, prev uint32) (rawPosting, bool) {
+	gap, k := binary.Uvarint(b)
+	if k <= 0 || uint64(prev)+gap > math.MaxUint32 {
+		return rawPosting{}, false
+	}
+	rp := rawPosting{doc: prev + uint32(gap), gapLen: k}
+	n := k
+	if _, k = binary.Uvarint(b[n:]); k <= 0 { // freq
+		return rawPosting{}, false
+	}
+	n += k
+	l, k := binary.Uvarint(b[n:])
+	if k <= 0 {
+		return rawPosting{}, false
+	}
+	n += k
+	if l == 0 {
+		if len(b) < n+4 {
+			return rawPosting{}, false
+		}
+		n += 4
+	}
+	rp.len = n
+	return rp, true
+}
+
+// rawPostingAt decodes the posting of doc whose frequency and field
+// length (with the norm's bits, when the length is 0) are b, as nextRaw
+// read them.
+func rawPostingAt(b []byte, doc uint32) posting {
+	freq, k := binary.Uvarint(b)
+	p := posting{doc: doc, freq: uint32(freq)}
+	if l, m := binary.Uvarint(b[k:]); l > 0 {
+		p.norm = float32(1 / math.Sqrt(float64(l)))
+	} else {
+		p.norm = math.Float32frombits(binary.LittleEndian.Uint32(b[k+m:]))
+	}
+	return p
+}
+
 // encodedScratch holds the buffers postings are encoded into.
 var encodedScratch = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -147,22 +209,9 @@ func (ft *fieldTerm) decode() error {
 	if !ft.undecoded {
 		return nil
 	}
-	r := cachefile.NewReader(ft.raw)
-	posts := make([]posting, ft.n)
-	doc := uint32(0)
-	for i := range posts {
-		doc += uint32(r.Uvarint())
-		freq := r.Uvarint()
-		var norm float32
-		if l := r.Uvarint(); l > 0 {
-			norm = float32(1 / math.Sqrt(float64(l)))
-		} else {
-			norm = math.Float32frombits(r.Uint32())
-		}
-		posts[i] = posting{doc: doc, freq: uint32(freq), norm: norm}
-	}
-	if r.Done() != nil {
-		return errTermCache
+	posts := make([]posting, 0, ft.n)
+	if err := ft.each(func(p posting) bool { posts = append(posts, p); return true }); err != nil {
+		return err
 	}
 	ft.posts, ft.raw, ft.undecoded = posts, nil, false
 	return nil
@@ -179,24 +228,19 @@ func (ft *fieldTerm) each(fn func(p posting) bool) error {
 		}
 		return nil
 	}
-	r := cachefile.NewReader(ft.raw)
-	doc := uint32(0)
+	b, doc := ft.raw, uint32(0)
 	for range ft.n {
-		doc += uint32(r.Uvarint())
-		p := posting{doc: doc, freq: uint32(r.Uvarint())}
-		if l := r.Uvarint(); l > 0 {
-			p.norm = float32(1 / math.Sqrt(float64(l)))
-		} else {
-			p.norm = math.Float32frombits(r.Uint32())
-		}
-		if r.Err() != nil {
+		rp, ok := nextRaw(b, doc)
+		if !ok {
 			return errTermCache
 		}
-		if !fn(p) {
+		doc = rp.doc
+		if !fn(rawPostingAt(b[rp.gapLen:rp.len], doc)) {
 			return nil
 		}
+		b = b[rp.len:]
 	}
-	if r.Done() != nil {
+	if len(b) != 0 {
 		return errTermCache
 	}
 	return nil
@@ -242,28 +286,15 @@ func (ft *fieldTerm) eachDoc(fn func(doc uint32) bool) error {
 func (ft *fieldTerm) walkRaw(fn func(doc uint32) bool) ([]byte, error) {
 	b, doc := ft.raw, uint32(0)
 	for range ft.n {
-		gap, k := binary.Uvarint(b)
-		if k <= 0 {
+		rp, ok := nextRaw(b, doc)
+		if !ok {
 			return nil, errTermCache
 		}
-		doc += uint32(gap)
+		doc = rp.doc
 		if !fn(doc) {
 			return nil, nil
 		}
-		b = b[k:]
-		_, k = binary.Uvarint(b) // freq
-		if k <= 0 {
-			return nil, errTermCache
-		}
-		b = b[k:]
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l == 0 && len(b) < k+4 {
-			return nil, errTermCache
-		}
-		b = b[k:]
-		if l == 0 {
-			b = b[4:]
-		}
+		b = b[rp.len:]
 	}
 	return b, nil
 }
