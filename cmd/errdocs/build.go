@@ -15,7 +15,6 @@ import (
 	errdocs "github.com/errdocs/errdocs"
 	"github.com/errdocs/errdocs/generator/pipeline"
 	"github.com/errdocs/errdocs/generator/read"
-	"github.com/errdocs/errdocs/internal/cachefile"
 	"github.com/errdocs/errdocs/internal/hugepages"
 	"github.com/errdocs/errdocs/internal/resident"
 )
@@ -75,12 +74,6 @@ func (f *siteFlags) config(fs *flag.FlagSet, paths []string, stderr io.Writer) (
 		// A rebuild's fresh memory faulted in on a core the build
 		// leaves idle, ahead of the heap (internal/hugepages).
 		ExpectHeap: func(n int64) int64 { return int64(hugepages.Prefault(int(n))) },
-		// The summaries decoded in place from the read cache's files,
-		// mapped until the command exits: unmapping thousands of
-		// mappings would cost the build a TLB shootdown each, on its way
-		// out. A command that builds again in the same process (serve)
-		// closes each build's mappings once done with its report.
-		Mapped: new(cachefile.Mappings),
 	}
 	if governed {
 		c.ExpectMapped = resident.Expect

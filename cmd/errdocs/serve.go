@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/errdocs/errdocs/generator/pipeline"
-	"github.com/errdocs/errdocs/internal/cachefile"
 )
 
 // liveReloadJS is served at /_errdocs/livereload.js and injected into every
@@ -93,9 +92,6 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer release()
 	rebuild := func() {
 		start := time.Now()
-		c.Mapped = new(cachefile.Mappings)
-		// The report and the error may hold strings of the mapped files.
-		defer c.Mapped.Close()
 		rep, err := pipeline.Build(ctx, c)
 		if err != nil {
 			fmt.Fprintf(stderr, "errdocs serve: build failed, still serving the last good site: %v\n", err)

@@ -16,14 +16,14 @@
 // fewer address translations, but on a virtual machine whose host takes
 // back the memory the guest frees, a fresh huge page can cost several
 // times what its 512 small pages cost, and a rebuild of a few pages is
-// mostly first touches (BENCHMARKS.md, session 27). So they are asked for
-// by the build that needs them (Huge), not at start. The Go runtime does
-// not ask for huge pages on its own (it did in Go 1.21.0 and stopped: a
-// long-running server's memory grew).
+// mostly first touches (BENCHMARKS.md, session 27). So the whole stretch
+// is marked by the build that needs it (Huge), not at start. The Go
+// runtime does not ask for huge pages on its own (it did in Go 1.21.0 and
+// stopped: a long-running server's memory grew).
 //
-// Prefault faults in the start of the stretch ahead of the heap, on a
-// thread of the lowest priority: the first touches a build would pay on
-// its own path are paid on a core it leaves idle.
+// Prefault faults in the start of the stretch ahead of the heap, in huge
+// pages, on a thread of the lowest priority: the first touches a build
+// would pay on its own path are paid on a core it leaves idle.
 package hugepages
 
 import (
@@ -101,15 +101,23 @@ func reserve(size int) int {
 func Huge() int {
 	marked := 0
 	hugeOnce.Do(func() {
-		if !askOnly() {
-			return
-		}
-		for _, r := range stretch {
-			if _, _, errno := unix.Syscall(unix.SYS_MADVISE, r.start, r.size, unix.MADV_HUGEPAGE); errno == 0 {
-				marked += int(r.size)
-			}
-		}
+		marked = markHuge(stretch)
 	})
+	return marked
+}
+
+// markHuge marks the regions for transparent huge pages where the kernel
+// leaves them to the program, and returns how many bytes it marked.
+func markHuge(regions []addrRange) int {
+	if !askOnly() {
+		return 0
+	}
+	marked := 0
+	for _, r := range regions {
+		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, r.start, r.size, unix.MADV_HUGEPAGE); errno == 0 {
+			marked += int(r.size)
+		}
+	}
 	return marked
 }
 
@@ -118,7 +126,11 @@ var hugeOnce sync.Once
 // chunkSize is the size of the pieces the stretch is taken in: two huge
 // pages. Marked for huge pages, the pieces, which lie side by side, are
 // merged by the kernel into one region.
-const chunkSize = 4 << 20
+const chunkSize = 2 * hugePageSize
+
+// hugePageSize is the size of a transparent huge page on x86-64 and on
+// arm64 with 4 KB pages.
+const hugePageSize = 2 << 20
 
 // askOnly reports whether the kernel gives huge pages only to memory
 // marked for them.

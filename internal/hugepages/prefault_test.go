@@ -13,10 +13,10 @@ import (
 const childEnv = "HUGEPAGES_TEST_CHILD"
 
 // TestPrefaultFaultsInWhereTheHeapGrows: Prefault makes the start of the
-// reserved stretch (not marked for huge pages) resident, in small pages,
-// without the program touching it, and the heap then grows into those
-// very pages: touching fresh heap takes no more memory. A second call
-// does nothing.
+// reserved stretch resident, in huge pages where the kernel gives them on
+// request, without the program touching it, and the heap then grows into
+// those very pages: touching fresh heap takes no more memory. A second
+// call does nothing.
 func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
 	if os.Getenv(childEnv) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultFaultsInWhereTheHeapGrows$", "-test.v")
@@ -29,7 +29,8 @@ func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
 		return
 	}
 	const stretch, ahead, touched = 256 << 20, 64 << 20, 48 << 20
-	// Not marked for huge pages, as a rebuild of few pages leaves it.
+	// Not marked for huge pages (Huge), as a rebuild of few pages leaves
+	// it: Prefault marks what it faults in.
 	if n := Reserve(stretch); n < stretch-2<<20 {
 		t.Fatalf("Reserve(%d) = %d", stretch, n)
 	}
@@ -45,10 +46,11 @@ func TestPrefaultFaultsInWhereTheHeapGrows(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	faulted := anonResident(t)
-	// Where huge pages are only given to memory that asks, the stretch
-	// did not ask: it is faulted in in small pages.
-	if grown := anonHugeBytes(t) - hugeBefore; askOnly() && grown > 8<<20 {
-		t.Errorf("faulted in without Huge, huge pages grew by %d MB", grown>>20)
+	// Where huge pages are only given to memory that asks, what was
+	// faulted in asked. (The kernel may find too few free huge pages for
+	// the whole of it.)
+	if grown := anonHugeBytes(t) - hugeBefore; askOnly() && grown < ahead/2 {
+		t.Errorf("Prefault(%d MB) faulted in %d MB in huge pages; want most of it", ahead>>20, grown>>20)
 	}
 	block := make([]byte, touched)
 	for i := 0; i < len(block); i += 4096 {
