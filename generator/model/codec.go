@@ -46,13 +46,6 @@ type SummaryDecoder struct {
 	// cut from them.
 	ids, own []byte
 	tags     []string
-	// InPlace has the summaries' long strings (inPlaceField) point into
-	// the bytes decoded, not copied: for bytes that outlive every summary
-	// decoded from them and are never written again (a cache file mapped
-	// read-only, kept mapped while the summaries are used): copied, every
-	// summary's strings, and the buffers the entries were read into, are
-	// fresh memory a rebuild pays for at each first touch.
-	InPlace bool
 }
 
 // blockSize is the size of a block of strings or of tags.
@@ -158,26 +151,17 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 	return s, b[len(s.listSum):], nil
 }
 
-// view is v as a string, not copied.
-func view(v []byte) string {
-	if len(v) == 0 {
-		return ""
-	}
-	return unsafe.String(&v[0], len(v))
-}
-
 // strings are a summary's strings made from their bytes (raw): the id
 // copied into a block of ids (compact, for the tables sorted and hashed
 // by id), the shared fields through shared (a value shared is one
 // string, compared at its address when the model sorts and groups by
-// it), the fields inPlaceField names in place (InPlace), and the others
-// copied into a block of the decoder's.
+// it), and the others copied into a block of the decoder's.
 func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [12]string {
 	// The copied strings, one after the other in the block, are one
 	// string cut into pieces.
 	n := 0
 	for i, v := range raw[1:] {
-		if d.copied(i + 1) {
+		if !sharedField[i+1] {
 			n += len(v)
 		}
 	}
@@ -186,7 +170,7 @@ func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [1
 	}
 	start := len(d.own)
 	for i, v := range raw[1:] {
-		if d.copied(i + 1) {
+		if !sharedField[i+1] {
 			d.own = append(d.own, v...)
 		}
 	}
@@ -196,28 +180,13 @@ func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [1
 	}
 	f := [12]string{0: cut(&d.ids, raw[0])}
 	for i, v := range raw[1:] {
-		switch {
-		case sharedField[i+1]:
+		if sharedField[i+1] {
 			f[i+1] = d.sharedValue(i+1, v, shared)
-		case d.copied(i + 1):
+		} else {
 			f[i+1], own = own[:len(v)], own[len(v):]
-		default:
-			f[i+1] = view(v)
 		}
 	}
 	return f
-}
-
-// inPlaceField says which strings an InPlace decoder leaves in place: the
-// message, the error code and the group key, the long ones that no sort
-// compares. The slug and the time are compared when the model sorts
-// records, in an order other than the entries', where a string in place
-// cost a cache miss of its own (and a rebuild more than its copy).
-var inPlaceField = [12]bool{3: true, 7: true, 11: true}
-
-// copied reports whether field i, not shared, is copied into the block.
-func (d *SummaryDecoder) copied(i int) bool {
-	return !sharedField[i] && !(d.InPlace && inPlaceField[i])
 }
 
 // sharedValue is the value v of shared field i: the field's last value

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -325,61 +324,6 @@ func TestSummaryDecoderKeeps(t *testing.T) {
 		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
 			t.Fatalf("summary %d, after the others were decoded: %#v\nwant %#v", i, got[i], want[i])
 		}
-	}
-}
-
-// TestSummaryDecoderInPlace decodes summaries in place: each is the one
-// encoded, as a copying decoder gives it, and its strings are the bytes
-// decoded, not copies of them (what spares a rebuild their fresh memory),
-// but for those the model sorts on (id, slug, time) and the values
-// summaries share (repos, families, tags), held compact.
-func TestSummaryDecoderInPlace(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	var buf []byte
-	var want []Summary
-	for i := range 500 {
-		r := wordyRecord(rng, i, 50, 4, 9, 30)
-		r.ErrorCode = fmt.Sprintf("E%d", 100+i)
-		s := Summarize(r)
-		want = append(want, s)
-		buf = s.AppendBinary(buf)
-	}
-	inPlace, copying := SummaryDecoder{InPlace: true}, SummaryDecoder{}
-	within := func(v string) bool {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
-		start := uintptr(unsafe.Pointer(&buf[0]))
-		return p >= start && p+uintptr(len(v)) <= start+uintptr(len(buf))
-	}
-	rest, rest2 := buf, buf
-	for i := range want {
-		got, next, err := inPlace.Decode(rest)
-		if err != nil {
-			t.Fatalf("summary %d: %v", i, err)
-		}
-		copied, next2, err := copying.Decode(rest2)
-		if err != nil {
-			t.Fatalf("summary %d, copying: %v", i, err)
-		}
-		rest, rest2 = next, next2
-		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want[i]) || fmt.Sprintf("%#v", copied) != fmt.Sprintf("%#v", want[i]) {
-			t.Fatalf("summary %d decoded in place %#v\ncopying %#v\nwant %#v", i, got, copied, want[i])
-		}
-		for _, v := range []string{got.Message, got.ErrorCode} {
-			if !within(v) {
-				t.Fatalf("summary %d: %q decoded in place is a copy", i, v)
-			}
-		}
-		for _, v := range append([]string{got.ID, got.Slug, got.AnalyzedAt, got.Repo, got.Family}, got.Tags...) {
-			if within(v) {
-				t.Fatalf("summary %d: %q, sorted on or shared, decoded in place is not copied", i, v)
-			}
-		}
-		if within(copied.Message) || within(copied.ID) {
-			t.Fatalf("summary %d: the copying decoder's strings point into the bytes decoded", i)
-		}
-	}
-	if len(rest) != 0 {
-		t.Fatalf("%d bytes left", len(rest))
 	}
 }
 

@@ -26,7 +26,6 @@ import (
 	"github.com/errdocs/errdocs/generator/read"
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/generator/validate"
-	"github.com/errdocs/errdocs/internal/cachefile"
 	"github.com/errdocs/errdocs/internal/cputime"
 )
 
@@ -74,15 +73,6 @@ type Config struct {
 	// core; it returns how much it will fault in (cmd/errdocs does:
 	// internal/hugepages.Prefault).
 	ExpectHeap func(bytes int64) int64
-	// Mapped, when set, has the read cache map its entries and decode
-	// every record's summary in place, its long strings pointing into the
-	// mapped files, which it keeps here open: the caller closes them
-	// once it no longer uses the report, the error or anything else the
-	// build returned (a command that exits after one build need not).
-	// Copied out of the entries, every summary's strings are fresh memory
-	// a rebuild of a few records pays for (BENCHMARKS.md, session 36).
-	// Unset, the entries are read and their strings copied.
-	Mapped *cachefile.Mappings
 
 	// Progress, when set, is told how far a stage has got.
 	Progress func(stage string, done, total int)

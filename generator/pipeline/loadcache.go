@@ -105,17 +105,16 @@ type readCache struct {
 	young     []string
 	prevYoung map[string]bool
 	count     struct{ looked, served, wereYoung atomic.Int64 }
-	// mapped, when set (Config.Mapped), holds the entries of files
-	// served, mapped: their summaries are decoded in place and the
-	// mappings outlive the build, for its caller to close.
-	mapped *cachefile.Mappings
-	// Unmapped, an entry is read into a buffer used again, its strings
-	// copied out: held are the buffers holding the entries of files
-	// served until their records are taken (release); free are buffers to
-	// read the next entries into. Mapping each entry and unmapping it
-	// once decoded cost more CPU than copying its bytes (a TLB shootdown
-	// each, on every core running the build); fresh memory for each
-	// entry cost more still.
+	// An entry is read into a buffer used again, its strings copied out:
+	// held are the buffers holding the entries of files served until
+	// their records are taken (release); free are buffers to read the
+	// next entries into. Mapping each entry and unmapping it once decoded
+	// cost more CPU than copying its bytes (a TLB shootdown each, on every
+	// core running the build); fresh memory for each entry cost more
+	// still. Mapped and kept, with the summaries' strings decoded in
+	// place, the entries' thousands of mappings waited on the thread that
+	// faults in the heap ahead of a rebuild (internal/hugepages), which
+	// holds the memory map (BENCHMARKS.md, session 39).
 	held map[*[]byte]bool
 	free []*[]byte
 	// freeRecords are tables to decode the next served files' records
@@ -128,16 +127,15 @@ type readCache struct {
 	prevCount int
 }
 
-// newReadCache is the read cache in dir; with mapped set, its entries are
-// mapped and kept there (Config.Mapped).
-func newReadCache(dir string, mapped *cachefile.Mappings) *readCache {
+// newReadCache is the read cache in dir.
+func newReadCache(dir string) *readCache {
 	bin, err := binaryHash()
 	if err != nil {
 		return nil
 	}
 	cwd, _ := os.Getwd()
 	rc := &readCache{dir: dir, bin: bin, cwd: cwd, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
-	rc.held, rc.mapped = map[*[]byte]bool{}, mapped
+	rc.held = map[*[]byte]bool{}
 	rc.prevYoung = rc.loadYoung()
 	rc.prevCount = rc.loadCount()
 	return rc
@@ -262,9 +260,6 @@ type cachedFile struct {
 	n    int
 	body []byte
 	buf  *[]byte
-	// mapped says body is a mapping the build keeps (readCache.mapped):
-	// its summaries are decoded in place.
-	mapped bool
 	// runs are where each run of decodeRun records begins in body.
 	runs []int
 }
@@ -460,18 +455,10 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 	return f, true
 }
 
-// entry reads (or maps) the entry of a file and returns its body, in a
+// entry reads the entry of a file and returns its body, in a
 // cachedFile that holds it.
 func (rc *readCache) entry(id read.FileID) (f *cachedFile, body []byte, ok bool) {
 	path := rc.entryPath(id.Path)
-	if rc.mapped != nil {
-		body, m, err := cachefile.MapFile(path, readCacheKind, readCacheVersion)
-		if err != nil {
-			return nil, nil, false
-		}
-		rc.mapped.Add(m)
-		return &cachedFile{mapped: true}, body, true
-	}
 	buf := rc.buffer()
 	body, next, err := cachefile.ReadFileInto(path, readCacheKind, readCacheVersion, *buf)
 	*buf = next
@@ -524,10 +511,9 @@ const decodeRun = 256
 
 // decode decodes the run'th run of records of a file served from the
 // cache into recs (emptied first) and returns them. Their strings are
-// their own, not the buffer's, unless the entry is mapped.
+// their own, not the buffer's.
 func (f *cachedFile) decode(dec *model.SummaryDecoder, run int, recs []cachedRecord) ([]cachedRecord, error) {
 	r := cachefile.NewReader(f.body[f.runs[run]:])
-	dec.InPlace = f.mapped
 	recs = recs[:0]
 	if cap(recs) < decodeRun {
 		recs = make([]cachedRecord, 0, decodeRun)

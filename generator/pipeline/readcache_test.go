@@ -373,7 +373,7 @@ func TestReadCacheCount(t *testing.T) {
 	in, _ := testInput(t)
 	p := newPair(t, in)
 	first := p.build()
-	rc := newReadCache(filepath.Join(p.cache, "read"), nil)
+	rc := newReadCache(filepath.Join(p.cache, "read"))
 	if rc.prevCount == 0 || rc.prevCount != first.rep.Built {
 		t.Fatalf("count kept: %d, want the %d records built", rc.prevCount, first.rep.Built)
 	}
@@ -386,14 +386,14 @@ func TestReadCacheCount(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := newReadCache(filepath.Join(p.cache, "read"), nil).prevCount; name == "damaged" && got != 0 {
+		if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; name == "damaged" && got != 0 {
 			t.Errorf("a damaged count file read as %d", got)
 		}
 		if o := p.build(); o.rep.Cached == 0 {
 			t.Errorf("%s count: the read cache served nothing", name)
 		}
 	}
-	if got := newReadCache(filepath.Join(p.cache, "read"), nil).prevCount; got != first.rep.Built {
+	if got := newReadCache(filepath.Join(p.cache, "read")).prevCount; got != first.rep.Built {
 		t.Errorf("count after the builds: %d, want %d", got, first.rep.Built)
 	}
 }
@@ -580,48 +580,5 @@ func TestReadCacheRebuildKeepsUniquenessRules(t *testing.T) {
 				t.Errorf("rebuild without the offending record rejected %d, want %d: %q", fourth.rep.Rejected, base, fourth.problems)
 			}
 		})
-	}
-}
-
-// TestReadCacheMapped rebuilds with the read cache's entries mapped and
-// their summaries decoded in place (Config.Mapped, as cmd/errdocs builds):
-// the files are served from the mappings, which the build leaves open to
-// its caller, and the site, the problems and the rejects are those of a
-// build that reads every record.
-func TestReadCacheMapped(t *testing.T) {
-	trustAll(t)
-	in, _ := testInput(t)
-	dir := t.TempDir()
-	out, cache := filepath.Join(dir, "site"), filepath.Join(dir, "cache")
-	build := func() (outcome, *cachefile.Mappings) {
-		ms := new(cachefile.Mappings)
-		o := runConfig(t, Config{Paths: []string{in}, Out: out, CacheDir: cache, Templates: errdocs.Templates, Static: errdocs.Static, Verify: true, Mapped: ms})
-		return o, ms
-	}
-	first, ms := build()
-	if first.rep.Cached != 0 || ms.Len() != 0 {
-		t.Fatalf("first build: %d files cached, %d mapped", first.rep.Cached, ms.Len())
-	}
-	ms.Close()
-	for round := range 2 {
-		again, ms := build()
-		if again.rep.Cached != 3 || ms.Len() != 3 {
-			t.Errorf("rebuild %d: %d files served from the read cache, %d entries mapped, want 3 and 3", round, again.rep.Cached, ms.Len())
-		}
-		fresh := runBuild(t, in, filepath.Join(dir, fmt.Sprint("fresh", round)), filepath.Join(dir, fmt.Sprint("fresh-cache", round)))
-		if !slices.Equal(again.problems, fresh.problems) || again.rejects != fresh.rejects {
-			t.Errorf("rebuild %d with mapped entries: problems %q, rejects %q; without a cache: %q, %q", round, again.problems, again.rejects, fresh.problems, fresh.rejects)
-		}
-		if len(again.files) != len(fresh.files) {
-			t.Errorf("rebuild %d: %d files, %d without a cache", round, len(again.files), len(fresh.files))
-		}
-		for rel, sum := range fresh.files {
-			if again.files[rel] != sum {
-				t.Errorf("rebuild %d: %s differs with mapped entries", round, rel)
-			}
-		}
-		if err := ms.Close(); err != nil || ms.Len() != 0 {
-			t.Errorf("closing the mappings: %v, %d left", err, ms.Len())
-		}
 	}
 }

@@ -287,7 +287,7 @@ func previousFiles(c *Config, pc *pageCache) lookedFiles {
 
 // readValidate is the stage read+validate.
 func (b *build) readValidate(rejects io.Writer) error {
-	ds, err := load(b.c, b.rep, rejects, newReadCache(filepath.Join(b.c.CacheDir, "read"), b.c.Mapped))
+	ds, err := load(b.c, b.rep, rejects, newReadCache(filepath.Join(b.c.CacheDir, "read")))
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cachefile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -194,46 +193,6 @@ func TestMapFile(t *testing.T) {
 	}
 	if s := NewReader(body).String(); len(s) != 50000 || s[49999] != 'x' {
 		t.Fatalf("after the file was replaced the mapping reads %d bytes", len(s))
-	}
-}
-
-// TestMappings keeps mappings open until closed together: what is taken
-// from them reads as written until then, and each is unmapped after.
-func TestMappings(t *testing.T) {
-	dir := t.TempDir()
-	var ms Mappings
-	var bodies [][]byte
-	var maps []*Mapping
-	for i := range 3 {
-		path := filepath.Join(dir, fmt.Sprint(i))
-		if err := WriteFile(path, Seal(AppendString(Begin(nil, "read", 1), fmt.Sprint("entry ", i)))); err != nil {
-			t.Fatal(err)
-		}
-		body, m, err := MapFile(path, "read", 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms.Add(m)
-		bodies, maps = append(bodies, body), append(maps, m)
-	}
-	if ms.Len() != 3 {
-		t.Fatalf("%d mappings kept, want 3", ms.Len())
-	}
-	for i, body := range bodies {
-		if got := NewReader(body).String(); got != fmt.Sprint("entry ", i) {
-			t.Fatalf("mapping %d reads %q", i, got)
-		}
-	}
-	if err := ms.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range maps {
-		if m.Bytes() != nil {
-			t.Errorf("mapping %d still open after Close", i)
-		}
-	}
-	if ms.Len() != 0 || ms.Close() != nil {
-		t.Errorf("after Close: %d kept, or a second Close failed", ms.Len())
 	}
 }
 

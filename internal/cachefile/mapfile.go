@@ -1,10 +1,8 @@
 package cachefile
 
 import (
-	"errors"
 	"math"
 	"os"
-	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -92,43 +90,4 @@ func (m *Mapping) Evict(from int) {
 		return
 	}
 	unix.Madvise(m.data[from:], unix.MADV_DONTNEED)
-}
-
-// Mappings are mappings kept open together, until their owner closes
-// them all: for a build that hands out strings taken from mapped files
-// (model.SummaryDecoder.InPlace), whose caller knows when the last of
-// them, in its report or its error, is no longer used. The zero value is
-// ready; it is safe for concurrent use.
-type Mappings struct {
-	mu   sync.Mutex
-	maps []*Mapping
-}
-
-// Add keeps m until Close.
-func (ms *Mappings) Add(m *Mapping) {
-	ms.mu.Lock()
-	ms.maps = append(ms.maps, m)
-	ms.mu.Unlock()
-}
-
-// Len is how many mappings are kept.
-func (ms *Mappings) Len() int {
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	return len(ms.maps)
-}
-
-// Close unmaps them all; nothing taken from them may be used after.
-func (ms *Mappings) Close() error {
-	ms.mu.Lock()
-	maps := ms.maps
-	ms.maps = nil
-	ms.mu.Unlock()
-	var errs []error
-	for _, m := range maps {
-		if err := m.Close(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
