@@ -167,6 +167,10 @@ func decodeHead(pt *preparedTerm) (*termHead, bool) {
 // what they weighed.
 func staysOutOfHead(group []fieldTerm, long []int, head *termHead, now [][]posting, changed []uint32, docCount uint64) bool {
 	w := listWeights(group, long, docCount)
+	headWeights := make([]float64, len(head.docs))
+	for x := range head.docs {
+		headWeights[x], _ = docWeight(func(j int) posting { return head.posts[x][j] }, len(long), w)
+	}
 	for k, d := range changed {
 		if _, in := slices.BinarySearch(head.docs, d); in {
 			return false
@@ -176,8 +180,7 @@ func staysOutOfHead(group []fieldTerm, long []int, head *termHead, now [][]posti
 			continue
 		}
 		for x, h := range head.docs {
-			wh, _ := docWeight(func(j int) posting { return head.posts[x][j] }, len(long), w)
-			if !(wd < wh || wd == wh && d > h) {
+			if wh := headWeights[x]; !(wd < wh || wd == wh && d > h) {
 				return false
 			}
 		}

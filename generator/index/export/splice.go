@@ -117,7 +117,7 @@ func (ft *fieldTerm) postingsAt(docs []uint32) ([]posting, error) {
 			k++
 		}
 		if k < len(docs) && docs[k] == doc {
-			out[k] = rawPostingAt(b[rp.gapLen:rp.len], doc)
+			out[k] = rp.posting(b)
 			k++
 		}
 		b = b[rp.len:]

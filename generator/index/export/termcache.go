@@ -111,9 +111,12 @@ func appendCachePosting(b []byte, p posting, prev uint32) []byte {
 }
 
 // rawPosting is a posting of a list in the cache's form where it lies:
-// its doc, and the length of its doc gap and of the whole posting.
+// its doc, its frequency and field length as read, and the length of its
+// doc gap and of the whole posting.
 type rawPosting struct {
 	doc         uint32
+	freq        uint32
+	length      uint64 // 0: the norm's float32 bits end the posting
 	gapLen, len int
 }
 
@@ -125,16 +128,17 @@ func nextRaw(b []byte, prev uint32) (rawPosting, bool) {
 	}
 	rp := rawPosting{doc: prev + uint32(gap), gapLen: k}
 	n := k
-	if _, k = binary.Uvarint(b[n:]); k <= 0 { // freq
-		return rawPosting{}, false
-	}
-	n += k
-	l, k := binary.Uvarint(b[n:])
+	freq, k := binary.Uvarint(b[n:])
 	if k <= 0 {
 		return rawPosting{}, false
 	}
+	rp.freq = uint32(freq)
 	n += k
-	if l == 0 {
+	if rp.length, k = binary.Uvarint(b[n:]); k <= 0 {
+		return rawPosting{}, false
+	}
+	n += k
+	if rp.length == 0 {
 		if len(b) < n+4 {
 			return rawPosting{}, false
 		}
@@ -144,16 +148,13 @@ func nextRaw(b []byte, prev uint32) (rawPosting, bool) {
 	return rp, true
 }
 
-// rawPostingAt decodes the posting of doc whose frequency and field
-// length (with the norm's bits, when the length is 0) are b, as nextRaw
-// read them.
-func rawPostingAt(b []byte, doc uint32) posting {
-	freq, k := binary.Uvarint(b)
-	p := posting{doc: doc, freq: uint32(freq)}
-	if l, m := binary.Uvarint(b[k:]); l > 0 {
-		p.norm = float32(1 / math.Sqrt(float64(l)))
+// posting is the posting nextRaw read at the start of b.
+func (rp rawPosting) posting(b []byte) posting {
+	p := posting{doc: rp.doc, freq: rp.freq}
+	if rp.length > 0 {
+		p.norm = float32(1 / math.Sqrt(float64(rp.length)))
 	} else {
-		p.norm = math.Float32frombits(binary.LittleEndian.Uint32(b[k+m:]))
+		p.norm = math.Float32frombits(binary.LittleEndian.Uint32(b[rp.len-4:]))
 	}
 	return p
 }
@@ -235,7 +236,7 @@ func (ft *fieldTerm) each(fn func(p posting) bool) error {
 			return errTermCache
 		}
 		doc = rp.doc
-		if !fn(rawPostingAt(b[rp.gapLen:rp.len], doc)) {
+		if !fn(rp.posting(b)) {
 			return nil
 		}
 		b = b[rp.len:]
