@@ -14,16 +14,20 @@
 // Huge pages are a trade: a build that works through a large heap (a
 // cold build) spends less CPU time with them, as the processor misses
 // fewer address translations, but on a virtual machine whose host takes
-// back the memory the guest frees, a fresh huge page can cost several
-// times what its 512 small pages cost, and a rebuild of a few pages is
-// mostly first touches (BENCHMARKS.md, session 27). So the whole stretch
-// is marked by the build that needs it (Huge), not at start. The Go
-// runtime does not ask for huge pages on its own (it did in Go 1.21.0 and
-// stopped: a long-running server's memory grew).
+// back the memory the guest frees, a fresh huge page faulted in by the
+// heap itself can cost several times what its 512 small pages cost, and
+// a rebuild of a few pages is mostly first touches (BENCHMARKS.md,
+// session 27). So the whole stretch is marked by the build that needs it
+// (Huge), not at start. The Go runtime does not ask for huge pages on its
+// own (it did in Go 1.21.0 and stopped: a long-running server's memory
+// grew).
 //
-// Prefault faults in the start of the stretch ahead of the heap, in huge
-// pages, on a thread of the lowest priority: the first touches a build
-// would pay on its own path are paid on a core it leaves idle.
+// Prefault faults in the start of the stretch ahead of the heap, on a
+// thread of the lowest priority: the first touches a build would pay on
+// its own path are paid on a core it leaves idle. It marks what it faults
+// in for huge pages: populated ahead, a huge page costs the heap nothing
+// at its first write, where a small page still costs the host's share
+// (session 39).
 package hugepages
 
 import (
