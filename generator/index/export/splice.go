@@ -22,20 +22,36 @@ import (
 // read as n postings.
 func splicePostings(raw []byte, n int, docs []uint32, ps []posting) (out []byte, count int, ok bool) {
 	out = make([]byte, 0, len(raw)+16*len(docs))
-	b := raw
-	prevOld, prevNew := uint32(0), uint32(0) // the docs before b, in raw and in out
+	at := 0                                  // where in raw the next posting starts
+	prevOld, prevNew := uint32(0), uint32(0) // the docs before at, in raw and in out
 	run := 0                                 // where in raw the run not yet copied starts
-	at := func() int { return len(raw) - len(b) }
-	i := 0
-	for range n {
-		rp, ok := nextRaw(b, prevOld)
+	i, left := 0, n
+	for left > 0 {
+		if prevNew == prevOld {
+			// Up to the next change (or the end), the postings are
+			// copied as they are: walked, not read.
+			target := uint64(noTarget)
+			if i < len(docs) {
+				target = uint64(docs[i])
+			}
+			end, doc, read, ok := skipTo(raw, at, prevOld, target, left)
+			if !ok {
+				return nil, 0, false
+			}
+			at, prevOld, prevNew, left, count = end, doc, doc, left-read, count+read
+			if left == 0 {
+				break
+			}
+		}
+		rp, ok := nextRaw(raw[at:], prevOld)
 		if !ok {
 			return nil, 0, false
 		}
+		b := raw[at:]
 		if i < len(docs) && docs[i] <= rp.doc {
 			// A change before or at this posting: copy the run, write
 			// the changed postings, then this one unless replaced.
-			out = append(out, raw[run:at()]...)
+			out = append(out, raw[run:at]...)
 			for ; i < len(docs) && docs[i] < rp.doc; i++ {
 				if ps[i].freq != 0 {
 					out, prevNew = appendCachePosting(out, ps[i], prevNew), ps[i].doc
@@ -55,26 +71,21 @@ func splicePostings(raw []byte, n int, docs []uint32, ps []posting) (out []byte,
 				prevNew = rp.doc
 				count++
 			}
-			b = b[rp.len:]
-			run = at()
-			prevOld = rp.doc
-			continue
-		}
-		if prevNew != prevOld {
+		} else {
 			// the first posting after a change: its gap is from the
 			// posting written before it
-			out = append(out, raw[run:at()]...)
+			out = append(out, raw[run:at]...)
 			out = binary.AppendUvarint(out, uint64(rp.doc-prevNew))
 			out = append(out, b[rp.gapLen:rp.len]...)
-			b = b[rp.len:]
-			run = at()
-		} else {
-			b = b[rp.len:]
+			prevNew = rp.doc
+			count++
 		}
-		prevOld, prevNew = rp.doc, rp.doc
-		count++
+		at += rp.len
+		run = at
+		prevOld = rp.doc
+		left--
 	}
-	if len(b) != 0 {
+	if at != len(raw) {
 		return nil, 0, false
 	}
 	out = append(out, raw[run:]...)
@@ -103,24 +114,23 @@ func (ft *fieldTerm) postingsAt(docs []uint32) ([]posting, error) {
 		}
 		return out, nil
 	}
-	b, doc, k := ft.raw, uint32(0), 0
-	for range ft.n {
-		if k == len(docs) {
-			return out, nil
-		}
-		rp, ok := nextRaw(b, doc)
+	at, doc, left := 0, uint32(0), ft.n
+	for k, d := range docs {
+		end, prev, read, ok := skipTo(ft.raw, at, doc, uint64(d), left)
 		if !ok {
 			return nil, errTermCache
 		}
-		doc = rp.doc
-		for k < len(docs) && docs[k] < doc {
-			k++
+		at, doc, left = end, prev, left-read
+		if left == 0 {
+			break
 		}
-		if k < len(docs) && docs[k] == doc {
-			out[k] = rp.posting(b)
-			k++
+		rp, ok := nextRaw(ft.raw[at:], doc)
+		if !ok {
+			return nil, errTermCache
 		}
-		b = b[rp.len:]
+		if rp.doc == d {
+			out[k] = rp.posting(ft.raw[at:])
+		}
 	}
 	return out, nil
 }

@@ -159,6 +159,64 @@ func (rp rawPosting) posting(b []byte) posting {
 	return p
 }
 
+// skipTo reads the postings of raw from byte at, after a posting of doc
+// prev, while their doc is below target and fewer than left have been
+// read. It returns where it stopped (the first posting not read, or the
+// end), the doc of the last posting read (prev if none) and how many it
+// read; ok is false when a posting does not read.
+//
+// The walks of an incremental export (a common word's list holds a
+// posting of most records, and a one-record export walks hundreds of such
+// lists) are this loop: most postings are three one-byte numbers, or four
+// bytes with a two-byte field length, and are read here without a call.
+func skipTo(raw []byte, at int, prev uint32, target uint64, left int) (end int, doc uint32, read int, ok bool) {
+	doc = prev
+	for read < left {
+		if gap, size := shortPosting(raw, at); size > 0 && doc < math.MaxUint32-0x80 {
+			if uint64(doc)+uint64(gap) >= target {
+				return at, doc, read, true
+			}
+			doc += uint32(gap)
+			at += size
+			read++
+			continue
+		}
+		rp, ok := nextRaw(raw[at:], doc)
+		if !ok {
+			return at, doc, read, false
+		}
+		if uint64(rp.doc) >= target {
+			return at, doc, read, true
+		}
+		doc = rp.doc
+		at += rp.len
+		read++
+	}
+	return at, doc, read, true
+}
+
+// shortPosting returns the doc gap and the size of the posting at byte at
+// of raw when it is one of the usual ones (a one-byte gap and frequency,
+// a field length of one or two bytes); else size 0, and nextRaw reads it.
+func shortPosting(raw []byte, at int) (gap byte, size int) {
+	if at < 0 || at+4 > len(raw) {
+		return 0, 0
+	}
+	gap, freq, length := raw[at], raw[at+1], raw[at+2]
+	switch {
+	case gap|freq >= 0x80:
+		return 0, 0
+	case length != 0 && length < 0x80:
+		return gap, 3
+	case length >= 0x80 && raw[at+3]-1 < 0x7f: // a second byte of 1 to 0x7f
+		return gap, 4
+	}
+	return 0, 0
+}
+
+// noTarget is a target doc past every doc: skipTo reads to the end.
+const noTarget = math.MaxUint64
+
 // encodedScratch holds the buffers postings are encoded into.
 var encodedScratch = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -254,8 +312,8 @@ func (ft *fieldTerm) wellFormed() bool {
 	if !ft.undecoded {
 		return true
 	}
-	rest, err := ft.walkRaw(func(uint32) bool { return true })
-	return err == nil && len(rest) == 0
+	end, _, read, ok := skipTo(ft.raw, 0, 0, noTarget, ft.n)
+	return ok && read == ft.n && end == len(ft.raw)
 }
 
 // count is the term's number of postings.
@@ -285,19 +343,24 @@ func (ft *fieldTerm) eachDoc(fn func(doc uint32) bool) error {
 // term's postings undecoded), in order, until fn returns false, and
 // returns the bytes after the last posting read.
 func (ft *fieldTerm) walkRaw(fn func(doc uint32) bool) ([]byte, error) {
-	b, doc := ft.raw, uint32(0)
+	raw, at, doc := ft.raw, 0, uint32(0)
 	for range ft.n {
-		rp, ok := nextRaw(b, doc)
-		if !ok {
-			return nil, errTermCache
+		if gap, size := shortPosting(raw, at); size > 0 && doc < math.MaxUint32-0x80 {
+			doc += uint32(gap)
+			at += size
+		} else {
+			rp, ok := nextRaw(raw[at:], doc)
+			if !ok {
+				return nil, errTermCache
+			}
+			doc = rp.doc
+			at += rp.len
 		}
-		doc = rp.doc
 		if !fn(doc) {
 			return nil, nil
 		}
-		b = b[rp.len:]
 	}
-	return b, nil
+	return raw[at:], nil
 }
 
 // holdsAny reports whether the term's postings hold one of docs (sorted),
@@ -306,15 +369,22 @@ func (ft *fieldTerm) holdsAny(docs []uint32) bool {
 	if !ft.undecoded {
 		return holdsAny(ft.posts, docs)
 	}
-	held, k := false, 0
-	err := ft.eachDoc(func(doc uint32) bool {
-		for k < len(docs) && docs[k] < doc {
-			k++
+	at, doc, left := 0, uint32(0), ft.n
+	for _, d := range docs {
+		end, prev, read, ok := skipTo(ft.raw, at, doc, uint64(d), left)
+		if !ok {
+			return true
 		}
-		held = k < len(docs) && docs[k] == doc
-		return !held && k < len(docs)
-	})
-	return held || err != nil
+		at, doc, left = end, prev, left-read
+		if left == 0 {
+			return false
+		}
+		rp, ok := nextRaw(ft.raw[at:], doc)
+		if !ok || rp.doc == d {
+			return true
+		}
+	}
+	return false
 }
 
 // writeTermCache writes a shard's cache file, file (its header and body,
