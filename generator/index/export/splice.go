@@ -114,23 +114,12 @@ func (ft *fieldTerm) postingsAt(docs []uint32) ([]posting, error) {
 		}
 		return out, nil
 	}
-	at, doc, left := 0, uint32(0), ft.n
-	for k, d := range docs {
-		end, prev, read, ok := skipTo(ft.raw, at, doc, uint64(d), left)
-		if !ok {
-			return nil, errTermCache
-		}
-		at, doc, left = end, prev, left-read
-		if left == 0 {
-			break
-		}
-		rp, ok := nextRaw(ft.raw[at:], doc)
-		if !ok {
-			return nil, errTermCache
-		}
-		if rp.doc == d {
-			out[k] = rp.posting(ft.raw[at:])
-		}
+	err := ft.findRaw(docs, func(k int, b []byte, rp rawPosting) bool {
+		out[k] = rp.posting(b)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

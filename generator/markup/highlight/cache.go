@@ -213,9 +213,8 @@ func (d *diskCache) loadLocked() {
 
 // looksSorted reports whether a pack index's entries are sorted by key,
 // from a sample of neighbouring entries: its first and last ones and
-// some spread between. Reading all of them would page in the whole index
-// (tens of megabytes at half a million records) for a rebuild that looks
-// up a few keys. An index in write order has its keys (hashes) in no
+// some spread between. Reading all of them would page in the whole index,
+// which grows with the records, for a rebuild that looks up a few keys. An index in write order has its keys (hashes) in no
 // order, which the first pairs show; and a bisection of an index that is
 // not sorted only misses keys (what it finds has the key asked for),
 // costing their highlighting again, not wrong output.
