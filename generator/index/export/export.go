@@ -150,6 +150,9 @@ type Stats struct {
 	CachedTerms   int           // terms read from the term cache, not bleve
 	CachedEntries int           // dictionary entries taken as the term cache kept them prepared
 	CachedLists   int           // prefix lists taken so
+	// GroupsUnused: the terms' postings read ahead for a run of
+	// re-encoded shards past the term where the run ended (readGate).
+	GroupsUnused int
 	// PatchedEntries: entries of changed terms made from the previous
 	// export's, with only the blocks holding a changed record's posting
 	// encoded again (patchentry.go).

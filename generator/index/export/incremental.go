@@ -285,6 +285,10 @@ type incremental struct {
 	// or held whose postings did not change (found so by probing bleve
 	// for the changed records' postings alone): the cache gives them.
 	verified map[termKey]bool
+	// ends and endShards: the first terms of the shards the change left
+	// alone and their indexes, where runs end (endsAfter)
+	ends      []string
+	endShards []int
 }
 
 // termReader reads a term's postings from bleve (read), or its document
@@ -838,6 +842,7 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 			h, ok := inc.holder[listKey(rg.prefix, rg.field)]
 			return ok && h >= i
 		}
+		lw.ends = inc.endsAfter(i)
 		stop := func(term string) bool {
 			k, ok := firstIdx[term]
 			if !ok || k <= i || inc.affected[k] || lw.owes(old[i:k], term) {
@@ -854,6 +859,21 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		i = next
 	}
 	return out, nil
+}
+
+// endsAfter is the first terms of the shards after shard i that the
+// change left alone, in order: where a run from shard i may end.
+func (inc *incremental) endsAfter(i int) []string {
+	if inc.ends == nil {
+		for k, sh := range inc.prev.Shards {
+			if !inc.affected[k] {
+				inc.ends = append(inc.ends, sh.First)
+				inc.endShards = append(inc.endShards, k)
+			}
+		}
+	}
+	j, _ := slices.BinarySearch(inc.endShards, i+1)
+	return inc.ends[j:]
 }
 
 // owes reports whether a prefix list that one of the previous shards

@@ -361,6 +361,11 @@ func checkIncremental(t *testing.T, recs []record.Record, opts Options, rounds [
 		if n := st.FilesByKind["i"]; st.Incremental && n != 0 {
 			t.Errorf("round %d: %d id index files written, want them kept", round, n)
 		}
+		// A run of re-encoded shards reads no term past the one it
+		// ended at (readGate).
+		if st.GroupsUnused != 0 {
+			t.Errorf("round %d: %d terms' postings read past the end of a run of re-encoded shards", round, st.GroupsUnused)
+		}
 		if st.NumberingKept && !st.Incremental {
 			t.Errorf("round %d: numbered as before, but not incremental", round)
 		}

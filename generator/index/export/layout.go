@@ -56,6 +56,9 @@ type shardWriter struct {
 	// needBefore, when set, says which prefix ranges that begin before a
 	// run starting mid-dictionary the run must build (nil: all).
 	needBefore func(prefixRange) bool
+	// ends, when set, are the terms where a run starting mid-dictionary
+	// may end, ascending: its read-ahead waits at each (readGate).
+	ends []string
 	// cacheDir, when set, receives each shard's term postings (termcache.go),
 	// gathered in cacheBuf as the shard fills: the cache file's header,
 	// then its body (addCached).

@@ -517,32 +517,49 @@ func (g *termGroup) finish() {
 }
 
 // readAhead reads the groups on workers goroutines, at most ahead groups
-// ahead of the consumer, and hands them to fn in order. It stops at the
-// first error; errDone stops it with no error.
+// ahead of the consumer and no further than gate lets it (nil: no gate),
+// and hands them to fn in order. It stops at the first error; errDone
+// stops it with no error. unused is how many groups it read that fn was
+// not handed.
 func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []prefixRange, pr *postingsReader, docCount uint64,
-	workers, ahead int, fn func(*termGroup) error) error {
-	all := func(yield func(*termGroup) bool) { groups(fields, ranges, extra, yield) }
+	workers, ahead int, gate *readGate, fn func(*termGroup) error) (unused int, err error) {
+	var read atomic.Int64
+	all := func(yield func(*termGroup) bool) {
+		groups(fields, ranges, extra, func(g *termGroup) bool {
+			if !gate.pass(g.term) {
+				return false
+			}
+			read.Add(1)
+			return yield(g)
+		})
+	}
+	handed := 0
 	// A group waits only for earlier groups' range reads, and groups are
 	// read in order of their turn: whatever happens, the earlier ones
 	// finish and release it.
-	var err error
 	for g := range ordered.Map(ahead, workers, all, func(g *termGroup) *termGroup {
 		g.err = pr.readGroup(g, docCount)
 		g.finish()
 		return g
 	}) {
 		if err = g.err; err == nil {
+			handed++
 			err = fn(g)
 		}
 		g.fts, g.vls, g.pre = nil, nil, nil
 		if err != nil {
+			// before the loop ends: its end waits for the producer,
+			// which may be waiting at the gate
+			gate.close()
 			break
 		}
+		gate.wentOn(g.term)
 	}
 	if err == errDone {
 		err = nil
 	}
-	return err
+	// read is final: the loop's end waited for the producer
+	return int(read.Load()) - handed, err
 }
 
 // errDone ends a readAhead early, with no error.
@@ -560,7 +577,7 @@ func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, 
 	workers := runtime.GOMAXPROCS(0)
 	l.docCount = docCount
 	extra := rangesBefore(fields, ranges, from, l.needBefore)
-	err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 8*workers, func(g *termGroup) error {
+	unused, err := readAhead(fieldsFrom(fields, from), ranges, extra, pr, docCount, workers, 8*workers, newReadGate(l.ends), func(g *termGroup) error {
 		for _, vl := range g.vls {
 			l.vlists[vl.first] = append(l.vlists[vl.first], vl)
 		}
@@ -572,6 +589,9 @@ func (l *shardWriter) run(fields [][]dictTerm, ranges map[string][]prefixRange, 
 		}
 		return l.addTerm(g.fts, g.pre)
 	})
+	if l.st != nil {
+		l.st.GroupsUnused += unused
+	}
 	if err != nil {
 		return err
 	}
