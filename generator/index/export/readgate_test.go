@@ -74,6 +74,29 @@ func TestReadGateHoldsReadAheadAtEnds(t *testing.T) {
 			t.Fatal("the producer waiting at the gate was not released when the consumer stopped")
 		}
 	})
+	// A run that panics (a bug) closes the gate on its way out: the
+	// read-ahead's end waits for the producer, which must not be left
+	// waiting at the gate (a hang instead of a crash).
+	t.Run("panics", func(t *testing.T) {
+		gate := newReadGate([]string{"t020"})
+		if !gate.pass("t020") {
+			t.Fatal("the group at the end was held")
+		}
+		func() {
+			defer func() { recover() }()
+			hand(&termGroup{term: "t020"}, gate, func(*termGroup) error { panic("bug") })
+		}()
+		released := make(chan bool)
+		go func() { released <- gate.pass("t021") }()
+		select {
+		case ok := <-released:
+			if ok {
+				t.Error("the gate let a group through after the run panicked")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("after a panic, the producer waits at the gate")
+		}
+	})
 	t.Run("none", func(t *testing.T) {
 		var through atomic.Int64
 		for range ordered.Map(16, 2, gatedTerms(newReadGate(nil), &through), func(s string) string { return s }) {

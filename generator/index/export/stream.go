@@ -542,24 +542,39 @@ func readAhead(fields [][]dictTerm, ranges map[string][]prefixRange, extra []pre
 		g.finish()
 		return g
 	}) {
-		if err = g.err; err == nil {
+		if g.err == nil {
 			handed++
-			err = fn(g)
 		}
-		g.fts, g.vls, g.pre = nil, nil, nil
-		if err != nil {
-			// before the loop ends: its end waits for the producer,
-			// which may be waiting at the gate
-			gate.close()
+		if err = hand(g, gate, fn); err != nil {
 			break
 		}
-		gate.wentOn(g.term)
 	}
 	if err == errDone {
 		err = nil
 	}
 	// read is final: the loop's end waited for the producer
 	return int(read.Load()) - handed, err
+}
+
+// hand gives fn a group read and tells the gate whether the run goes on.
+// A run that ends, by an error or a panic, closes the gate before the
+// read-ahead's loop ends: the loop's end waits for the producer, which
+// may be waiting at the gate.
+func hand(g *termGroup, gate *readGate, fn func(*termGroup) error) (err error) {
+	ended := true
+	defer func() {
+		if ended {
+			gate.close()
+		} else {
+			gate.wentOn(g.term)
+		}
+	}()
+	if err = g.err; err == nil {
+		err = fn(g)
+	}
+	g.fts, g.vls, g.pre = nil, nil, nil
+	ended = err != nil
+	return err
 }
 
 // errDone ends a readAhead early, with no error.
