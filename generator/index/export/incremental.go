@@ -285,10 +285,6 @@ type incremental struct {
 	// or held whose postings did not change (found so by probing bleve
 	// for the changed records' postings alone): the cache gives them.
 	verified map[termKey]bool
-	// ends and endShards: the first terms of the shards the change left
-	// alone and their indexes, where runs end (endsAfter)
-	ends      []string
-	endShards []int
 }
 
 // termReader reads a term's postings from bleve (read), or its document
@@ -802,8 +798,16 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 	docCount uint64, w *exportWriter, st *Stats) ([]shardOut, error) {
 	old := inc.prev.Shards
 	firstIdx := make(map[string]int, len(old))
+	// The first terms of the shards the change left alone, in order, and
+	// their indexes: where runs end, and where each run's read-ahead waits
+	// (readGate).
+	var ends []string
+	var endShards []int
 	for i, sh := range old {
 		firstIdx[sh.First] = i
+		if !inc.affected[i] {
+			ends, endShards = append(ends, sh.First), append(endShards, i)
+		}
 	}
 	var out []shardOut
 	var spare *shardWriter // the last run's, whose buffers the next takes
@@ -842,7 +846,8 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 			h, ok := inc.holder[listKey(rg.prefix, rg.field)]
 			return ok && h >= i
 		}
-		lw.ends = inc.endsAfter(i)
+		j, _ := slices.BinarySearch(endShards, i+1)
+		lw.ends = ends[j:]
 		stop := func(term string) bool {
 			k, ok := firstIdx[term]
 			if !ok || k <= i || inc.affected[k] || lw.owes(old[i:k], term) {
@@ -859,21 +864,6 @@ func (inc *incremental) shards(fields [][]dictTerm, ranges map[string][]prefixRa
 		i = next
 	}
 	return out, nil
-}
-
-// endsAfter is the first terms of the shards after shard i that the
-// change left alone, in order: where a run from shard i may end.
-func (inc *incremental) endsAfter(i int) []string {
-	if inc.ends == nil {
-		for k, sh := range inc.prev.Shards {
-			if !inc.affected[k] {
-				inc.ends = append(inc.ends, sh.First)
-				inc.endShards = append(inc.endShards, k)
-			}
-		}
-	}
-	j, _ := slices.BinarySearch(inc.endShards, i+1)
-	return inc.ends[j:]
 }
 
 // owes reports whether a prefix list that one of the previous shards

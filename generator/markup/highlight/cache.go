@@ -213,27 +213,25 @@ func (d *diskCache) loadLocked() {
 
 // looksSorted reports whether a pack index's entries are sorted by key,
 // from a sample of neighbouring entries: its first and last ones and
-// some spread between. Reading all of them would page in the whole index,
-// which grows with the records, for a rebuild that looks up a few keys. An index in write order has its keys (hashes) in no
-// order, which the first pairs show; and a bisection of an index that is
-// not sorted only misses keys (what it finds has the key asked for),
-// costing their highlighting again, not wrong output.
+// some spread between. Reading all of them would page in the whole
+// index, which grows with the records, for a rebuild that looks up a few
+// keys. An index in write order has its keys (hashes) in no order, which
+// the first pairs show; and a bisection of an index that is not sorted
+// only misses keys (what it finds has the key asked for), costing their
+// highlighting again, not wrong output.
 func looksSorted(data []byte) bool {
 	const edge, spread = 256, 256
 	n := len(data) / indexEntry
 	if n <= 2*edge+spread {
 		return indexSorted(data)
 	}
-	ordered := func(i int) bool { // entries i-1 and i
-		return bytes.Compare(data[(i-1)*indexEntry:(i-1)*indexEntry+32], data[i*indexEntry:i*indexEntry+32]) <= 0
-	}
 	for i := 1; i <= edge; i++ {
-		if !ordered(i) || !ordered(n-i) {
+		if !entryInOrder(data, i) || !entryInOrder(data, n-i) {
 			return false
 		}
 	}
 	for k := 1; k <= spread; k++ {
-		if !ordered(k * (n - 1) / (spread + 1)) {
+		if !entryInOrder(data, k*(n-1)/(spread+1)) {
 			return false
 		}
 	}
@@ -242,12 +240,19 @@ func looksSorted(data []byte) bool {
 
 // indexSorted reports whether a pack index's entries are sorted by key.
 func indexSorted(data []byte) bool {
-	for i := indexEntry; i < len(data); i += indexEntry {
-		if bytes.Compare(data[i-indexEntry:i-indexEntry+32], data[i:i+32]) > 0 {
+	for i := 1; i < len(data)/indexEntry; i++ {
+		if !entryInOrder(data, i) {
 			return false
 		}
 	}
 	return true
+}
+
+// entryInOrder reports whether entry i of a pack index has a key no
+// smaller than entry i-1's.
+func entryInOrder(data []byte, i int) bool {
+	a, b := (i-1)*indexEntry, i*indexEntry
+	return bytes.Compare(data[a:a+32], data[b:b+32]) <= 0
 }
 
 // sortIndex sorts a pack index's entries by key, unless they are already,
