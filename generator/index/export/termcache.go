@@ -341,7 +341,8 @@ func (ft *fieldTerm) eachDoc(fn func(doc uint32) bool) error {
 // walkRaw calls fn with the doc number of each posting of raw (the
 // term's postings undecoded), in order, until fn returns false. It reads
 // a posting as skipTo does, the usual ones inline: a helper of both,
-// which the compiler does not inline, made the walks a third slower.
+// which the compiler does not inline, made the walks slower (BENCHMARKS.md,
+// session 40).
 func (ft *fieldTerm) walkRaw(fn func(doc uint32) bool) error {
 	raw, at, doc := ft.raw, 0, uint32(0)
 	for range ft.n {
