@@ -18,7 +18,7 @@ const groupsVersion = 1
 
 // GroupsKey hashes what the groups are made from: each record's repo,
 // slug, family, tags, language and severity, in site order.
-func (s *Model) GroupsKey() [32]byte {
+func (s *Model) GroupsKey() [16]byte {
 	head := []uint64{groupsVersion, uint64(len(s.Summaries))}
 	return s.hashSummaries(head, func(sum *Summary, str func(string)) {
 		str(sum.Repo)

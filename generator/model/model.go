@@ -19,6 +19,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/strsort"
+	"github.com/zeebo/xxh3"
 )
 
 // Summary is what listings, links and the home page need of a record.
@@ -182,15 +183,15 @@ type GroupCache interface {
 	// Get calls decode with the bytes Put stored under key, if any, and
 	// reports whether decode took them; the bytes are valid during the
 	// call only.
-	Get(key [32]byte, decode func([]byte) bool) bool
-	Put(key [32]byte, groups []byte)
+	Get(key [16]byte, decode func([]byte) bool) bool
+	Put(key [16]byte, groups []byte)
 }
 
 // RelatedCache keeps the related records of every record under a key that
 // hashes everything they were computed from.
 type RelatedCache interface {
-	Get(key [32]byte) ([][]int32, bool)
-	Put(key [32]byte, related [][]int32)
+	Get(key [16]byte) ([][]int32, bool)
+	Put(key [16]byte, related [][]int32)
 }
 
 // Add adds a valid record; it returns the record's index in the site.
@@ -476,7 +477,7 @@ func (s *Model) relatedFrom(cache RelatedCache) [][]int32 {
 
 // relatedKey hashes what computeRelated reads: each record's id, repo,
 // family and tags, in site order, and the constants of the choice.
-func (s *Model) relatedKey() [32]byte {
+func (s *Model) relatedKey() [16]byte {
 	head := []uint64{uint64(len(s.Summaries)), MaxRelated, relatedWindow}
 	return s.hashSummaries(head, func(sum *Summary, str func(string)) {
 		str(sum.ID)
@@ -487,9 +488,14 @@ func (s *Model) relatedKey() [32]byte {
 
 // hashSummaries hashes the numbers of head, then for each record in site
 // order the strings fields gives (each length-prefixed) and its tags:
-// the keys of what the model keeps between builds.
-func (s *Model) hashSummaries(head []uint64, fields func(sum *Summary, str func(string))) [32]byte {
-	h := sha256.New()
+// the keys of what the model keeps between builds. The hash is XXH3's
+// 128 bits, not a cryptographic one: the key only tells a build whether
+// its cache was made from the same fields, and a record's author gains
+// nothing from a collision, since it could only keep groups or related
+// records made from that author's own earlier fields; SHA-256 took a
+// sizeable share of a rebuild that changed one record (BENCHMARKS.md).
+func (s *Model) hashSummaries(head []uint64, fields func(sum *Summary, str func(string))) [16]byte {
+	h := xxh3.New()
 	var buf []byte
 	str := func(v string) {
 		buf = binary.AppendUvarint(buf, uint64(len(v)))
@@ -511,9 +517,7 @@ func (s *Model) hashSummaries(head []uint64, fields func(sum *Summary, str func(
 		}
 	}
 	h.Write(buf)
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+	return h.Sum128().Bytes()
 }
 
 // validRelated checks related records kept from an earlier build.

@@ -170,16 +170,16 @@ func TestLinks(t *testing.T) {
 
 // memRelated is a RelatedCache in memory.
 type memRelated struct {
-	key  [32]byte
+	key  [16]byte
 	rel  [][]int32
 	puts int
 }
 
-func (m *memRelated) Get(key [32]byte) ([][]int32, bool) {
+func (m *memRelated) Get(key [16]byte) ([][]int32, bool) {
 	return m.rel, m.rel != nil && key == m.key
 }
 
-func (m *memRelated) Put(key [32]byte, rel [][]int32) { m.key, m.rel, m.puts = key, rel, m.puts+1 }
+func (m *memRelated) Put(key [16]byte, rel [][]int32) { m.key, m.rel, m.puts = key, rel, m.puts+1 }
 
 func TestRelatedCache(t *testing.T) {
 	build := func(cache RelatedCache, tag string) *Model {
@@ -470,12 +470,12 @@ func TestRecentNewestFirst(t *testing.T) {
 
 // memGroups is a GroupCache in memory.
 type memGroups struct {
-	key        [32]byte
+	key        [16]byte
 	data       []byte
 	gets, puts int
 }
 
-func (m *memGroups) Get(key [32]byte, decode func([]byte) bool) bool {
+func (m *memGroups) Get(key [16]byte, decode func([]byte) bool) bool {
 	if m.data == nil || key != m.key {
 		return false
 	}
@@ -483,7 +483,7 @@ func (m *memGroups) Get(key [32]byte, decode func([]byte) bool) bool {
 	return decode(m.data)
 }
 
-func (m *memGroups) Put(key [32]byte, data []byte) { m.key, m.data, m.puts = key, data, m.puts+1 }
+func (m *memGroups) Put(key [16]byte, data []byte) { m.key, m.data, m.puts = key, data, m.puts+1 }
 
 // groupsOf is everything the groups say, to compare two models'.
 func groupsOf(s *Model) string {

@@ -66,11 +66,11 @@ const (
 	sumsKind         = "manifest sums"
 	sumsVersion      = 2
 	relatedKind      = "related"
-	relatedVersion   = 2
+	relatedVersion   = 3
 	countKind        = "record count"
 	countVersion     = 1
 	groupsKind       = "groups"
-	groupsVersion    = 1
+	groupsVersion    = 2
 )
 
 // readCache is the read cache of one build.
@@ -839,14 +839,14 @@ func newKeyedFile(dir, name, kind string, version uint64) *keyedFile {
 	return &keyedFile{path: filepath.Join(dir, name), kind: kind, version: version, bin: bin}
 }
 
-func (f *keyedFile) head(key [32]byte) []byte {
+func (f *keyedFile) head(key [16]byte) []byte {
 	return append(f.bin[:len(f.bin):len(f.bin)], key[:]...)
 }
 
 // open maps the file and returns what it holds after the head made for
 // key; ok is false when it holds none (the mapping is then nil). The
 // caller closes the mapping.
-func (f *keyedFile) open(key [32]byte) (body []byte, m *cachefile.Mapping, ok bool) {
+func (f *keyedFile) open(key [16]byte) (body []byte, m *cachefile.Mapping, ok bool) {
 	body, m, err := cachefile.MapFile(f.path, f.kind, f.version)
 	if err != nil {
 		return nil, nil, false
@@ -860,7 +860,7 @@ func (f *keyedFile) open(key [32]byte) (body []byte, m *cachefile.Mapping, ok bo
 }
 
 // put writes the file for key, its body appended by add.
-func (f *keyedFile) put(key [32]byte, add func([]byte) []byte) {
+func (f *keyedFile) put(key [16]byte, add func([]byte) []byte) {
 	b := cachefile.Seal(add(append(cachefile.Begin(nil, f.kind, f.version), f.head(key)...)))
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 		f.err = err
@@ -883,7 +883,7 @@ func newRelatedCache(dir string) *relatedCache {
 // Get decodes the related lists saved under key from the file mapped,
 // into one slice made at its size (counted first): the lists are every
 // record's, and fresh memory costs more than walking them twice.
-func (rc *relatedCache) Get(key [32]byte) ([][]int32, bool) {
+func (rc *relatedCache) Get(key [16]byte) ([][]int32, bool) {
 	body, m, ok := rc.open(key)
 	if !ok {
 		return nil, false
@@ -928,7 +928,7 @@ func countRelated(b []byte, n int) int {
 	return total
 }
 
-func (rc *relatedCache) Put(key [32]byte, related [][]int32) {
+func (rc *relatedCache) Put(key [16]byte, related [][]int32) {
 	rc.put(key, func(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(related)))
 		for _, r := range related {
@@ -953,7 +953,7 @@ func newGroupCache(dir string) *groupCache {
 }
 
 // Get hands decode the groups saved under key, from the file mapped.
-func (gc *groupCache) Get(key [32]byte, decode func([]byte) bool) bool {
+func (gc *groupCache) Get(key [16]byte, decode func([]byte) bool) bool {
 	body, m, ok := gc.open(key)
 	if !ok {
 		return false
@@ -962,6 +962,6 @@ func (gc *groupCache) Get(key [32]byte, decode func([]byte) bool) bool {
 	return decode(body)
 }
 
-func (gc *groupCache) Put(key [32]byte, groups []byte) {
+func (gc *groupCache) Put(key [16]byte, groups []byte) {
 	gc.put(key, func(b []byte) []byte { return append(b, groups...) })
 }

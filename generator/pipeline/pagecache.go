@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
 	"io/fs"
 	"maps"
@@ -20,6 +19,7 @@ import (
 	"github.com/errdocs/errdocs/generator/publish"
 	"github.com/errdocs/errdocs/generator/render"
 	"github.com/errdocs/errdocs/internal/cachefile"
+	"github.com/zeebo/xxh3"
 )
 
 // A rebuild skips work whose inputs did not change. The page cache records,
@@ -730,11 +730,16 @@ func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key fileKey) bool {
 }
 
 // hasher builds a key from length-prefixed fields, so that two different
-// field lists never hash alike.
-type hasher struct{ h hash.Hash }
+// field lists never hash alike. The keys are XXH3's 128 bits, not a
+// cryptographic hash: a key only tells a build whether a file it made
+// before was made from the same inputs, and a collision a record's author
+// could craft would only keep a page made from that author's own earlier
+// record. A rebuild makes a key for every record page, and SHA-256 was a
+// sizeable share of one that changed a record.
+type hasher struct{ h *xxh3.Hasher }
 
 func newHasher(global fileKey) *hasher {
-	h := &hasher{h: sha256.New()}
+	h := &hasher{h: xxh3.New()}
 	h.h.Write(global[:])
 	return h
 }
@@ -758,11 +763,7 @@ func (h *hasher) bytes(b []byte) *hasher {
 	return h
 }
 
-func (h *hasher) key() fileKey {
-	var k fileKey
-	copy(k[:], h.h.Sum(nil))
-	return k
-}
+func (h *hasher) key() fileKey { return h.h.Sum128().Bytes() }
 
 // globalKey hashes what every file depends on.
 func globalKey(c *Config, assets map[string]string) (fileKey, error) {
@@ -828,10 +829,7 @@ func recordKey(global fileKey, s *model.Model, rels []string, i int32, raw [32]b
 		sum := s.Sum(j)
 		b = append(b, sum[:]...)
 	}
-	full := sha256.Sum256(b)
-	var k fileKey
-	copy(k[:], full[:])
-	return k
+	return xxh3.Hash128(b).Bytes()
 }
 
 // datasetKey hashes the whole dataset as the binding pages and the search

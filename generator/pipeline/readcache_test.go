@@ -406,7 +406,7 @@ func TestRelatedCacheRoundTrip(t *testing.T) {
 		t.Skip("no binary hash")
 	}
 	lists := [][]int32{{1, 2, 3}, nil, {99999, 0}, {1 << 20}}
-	key := [32]byte{7}
+	key := [16]byte{7}
 	rc.Put(key, lists)
 	if rc.err != nil {
 		t.Fatal(rc.err)
@@ -420,7 +420,7 @@ func TestRelatedCacheRoundTrip(t *testing.T) {
 			t.Fatalf("list %d: got %v, want %v", i, got[i], lists[i])
 		}
 	}
-	if _, ok := rc.Get([32]byte{8}); ok {
+	if _, ok := rc.Get([16]byte{8}); ok {
 		t.Error("lists given under another key")
 	}
 	data, _ := os.ReadFile(rc.path)
@@ -443,12 +443,12 @@ func TestGroupCacheRoundTrip(t *testing.T) {
 		t.Skip("no binary hash")
 	}
 	groups := []byte("the groups' binary form\x00\xff")
-	key := [32]byte{7}
+	key := [16]byte{7}
 	gc.Put(key, groups)
 	if gc.err != nil {
 		t.Fatal(gc.err)
 	}
-	get := func(key [32]byte) ([]byte, bool) {
+	get := func(key [16]byte) ([]byte, bool) {
 		var got []byte
 		ok := gc.Get(key, func(b []byte) bool { got = bytes.Clone(b); return true })
 		return got, ok
@@ -456,7 +456,7 @@ func TestGroupCacheRoundTrip(t *testing.T) {
 	if got, ok := get(key); !ok || !bytes.Equal(got, groups) {
 		t.Fatalf("got %q (%v), want %q", got, ok, groups)
 	}
-	if _, ok := get([32]byte{8}); ok {
+	if _, ok := get([16]byte{8}); ok {
 		t.Error("groups given under another key")
 	}
 	data, _ := os.ReadFile(gc.path)
