@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"hash"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/errdocs/errdocs/generator/model"
 	"github.com/errdocs/errdocs/generator/record"
+	"github.com/zeebo/xxh3"
 )
 
 // groupEntry is one repo, tag or family in a listing of them.
@@ -339,10 +339,10 @@ func (r *Renderer) listing(base string, items []int32, tmpl string,
 	return func() (listingPages, error) {
 		lp := listingPages{base: base}
 		if c := r.o.Cache; c != nil {
-			h := sha256.New()
+			h := xxh3.New()
 			io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(r.o.PerPage)+"\x00")
 			key(h)
-			copy(lp.key[:], h.Sum(nil))
+			lp.key = h.Sum128().Bytes()
 			if c.Keep(base, lp.key) {
 				return lp, nil
 			}
@@ -463,8 +463,10 @@ func (r *Renderer) notFound(s *model.Model, q *pageQueue) error {
 	return q.page("404.html", b)
 }
 
-// ListingKey identifies what a listing is made from.
-type ListingKey [32]byte
+// ListingKey identifies what a listing is made from: XXH3's 128 bits, as
+// the build's other cache keys (a key only says whether pages were made
+// from the same entries).
+type ListingKey [16]byte
 
 // ListingCache lets a build skip listings whose inputs did not change: the
 // renderer computes each listing's key from everything it shows, asks Keep
