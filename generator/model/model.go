@@ -489,11 +489,8 @@ func (s *Model) relatedKey() [16]byte {
 // hashSummaries hashes the numbers of head, then for each record in site
 // order the strings fields gives (each length-prefixed) and its tags:
 // the keys of what the model keeps between builds. The hash is XXH3's
-// 128 bits, not a cryptographic one: the key only tells a build whether
-// its cache was made from the same fields, and a record's author gains
-// nothing from a collision, since it could only keep groups or related
-// records made from that author's own earlier fields; SHA-256 took a
-// sizeable share of a rebuild that changed one record (BENCHMARKS.md).
+// 128 bits, as for the build's other cache keys: DESIGN.md says why a
+// fast hash serves them.
 func (s *Model) hashSummaries(head []uint64, fields func(sum *Summary, str func(string))) [16]byte {
 	h := xxh3.New()
 	var buf []byte

@@ -864,8 +864,14 @@ func newListingCache(global fileKey, prev *pageCache, out *publish.Site, note fu
 	return lc
 }
 
+// key is the key of a listing's files: the fields a hasher would write
+// (the global key, then k), hashed at once from the stack, as it is made
+// for every listing.
 func (lc *listingCache) key(k render.ListingKey) fileKey {
-	return newHasher(lc.global).bytes(k[:]).key()
+	var arr [64]byte
+	b := append(arr[:0], lc.global[:]...)
+	b = binary.AppendVarint(b, int64(len(k)))
+	return xxh3.Hash128(append(b, k[:]...)).Bytes()
 }
 
 // Keep keeps every file the listing made last time, if they were made from

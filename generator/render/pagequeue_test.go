@@ -135,3 +135,50 @@ func TestPagesStopAtTheFirstFailedEmit(t *testing.T) {
 		t.Errorf("emit was called %d times; the failure was at call %d of %d, and nothing should follow it", calls, failAt, full)
 	}
 }
+
+// keyCache is a ListingCache that notes each listing's key and keeps none.
+type keyCache struct {
+	mu   sync.Mutex
+	keys map[string]ListingKey
+}
+
+func (c *keyCache) Keep(base string, k ListingKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keys[base] = k
+	return false
+}
+
+func (c *keyCache) Made(string, ListingKey, string) {}
+
+// TestListingKeysDependOnlyOnTheListing renders the same site twice in
+// one process, on one core and then on four: each listing's key must be
+// the same both times (its hasher, kept for the next listing, starts
+// afresh), and no two listings may share one.
+func TestListingKeysDependOnlyOnTheListing(t *testing.T) {
+	recs := manyRecords(120)
+	keysOn := func(procs int) map[string]ListingKey {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		c := &keyCache{keys: map[string]ListingKey{}}
+		r := newRenderer(t, Options{})
+		r.SetCache(c)
+		if err := r.Pages(build(recs), func(string, []byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return c.keys
+	}
+	one, four := keysOn(1), keysOn(4)
+	if len(one) < 5 || len(one) != len(four) {
+		t.Fatalf("%d and %d listings keyed; want the same number, at least 5", len(one), len(four))
+	}
+	seen := map[ListingKey]string{}
+	for base, k := range one {
+		if four[base] != k {
+			t.Errorf("%s: key %x on one core, %x on four", base, k, four[base])
+		}
+		if other, ok := seen[k]; ok {
+			t.Errorf("%s and %s have the same key", base, other)
+		}
+		seen[k] = base
+	}
+}

@@ -339,10 +339,12 @@ func (r *Renderer) listing(base string, items []int32, tmpl string,
 	return func() (listingPages, error) {
 		lp := listingPages{base: base}
 		if c := r.o.Cache; c != nil {
-			h := xxh3.New()
+			h := listingHashers.Get().(*xxh3.Hasher)
+			h.Reset()
 			io.WriteString(h, tmpl+"\x00"+base+"\x00"+strconv.Itoa(r.o.PerPage)+"\x00")
 			key(h)
 			lp.key = h.Sum128().Bytes()
+			listingHashers.Put(h)
 			if c.Keep(base, lp.key) {
 				return lp, nil
 			}
@@ -463,9 +465,14 @@ func (r *Renderer) notFound(s *model.Model, q *pageQueue) error {
 	return q.page("404.html", b)
 }
 
+// listingHashers keeps the hashers of listings' keys: a hasher holds a
+// kilobyte of buffer, and a site has a listing for every repo, tag and
+// family.
+var listingHashers = sync.Pool{New: func() any { return xxh3.New() }}
+
 // ListingKey identifies what a listing is made from: XXH3's 128 bits, as
-// the build's other cache keys (a key only says whether pages were made
-// from the same entries).
+// the build's other cache keys (DESIGN.md says why a fast hash serves
+// them).
 type ListingKey [16]byte
 
 // ListingCache lets a build skip listings whose inputs did not change: the
