@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -124,14 +122,8 @@ func settleWait(files []read.FileID, now time.Time) time.Duration {
 	return wait
 }
 
-func noChangePath(cacheDir, out string) string {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		abs = out
-	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(cacheDir, "nochange", hex.EncodeToString(sum[:8]))
-}
+// noChangePath is the no-change record of the site at out.
+func noChangePath(cacheDir, out string) string { return siteCachePath(cacheDir, "nochange", out) }
 
 // settingsKey hashes everything but the input files that a site is made
 // from: the binary, the settings, the templates and the static files.

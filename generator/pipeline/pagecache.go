@@ -508,13 +508,19 @@ func (pc *pageCache) allEntries() (entryMap, error) {
 	return all, err
 }
 
-func pageCachePath(cacheDir, out string) string {
+// pageCachePath is the page cache of the site at out.
+func pageCachePath(cacheDir, out string) string { return siteCachePath(cacheDir, "pages", out) }
+
+// siteCachePath is the file, in the cache folder's folder kind, of what
+// is kept for the site at out: named for the site's absolute path, so
+// that sites built with one cache folder keep theirs apart.
+func siteCachePath(cacheDir, kind, out string) string {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		abs = out
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(cacheDir, "pages", hex.EncodeToString(sum[:8]))
+	return filepath.Join(cacheDir, kind, hex.EncodeToString(sum[:8]))
 }
 
 // The page cache as stored (internal/cachefile): its large tables in their
