@@ -764,12 +764,7 @@ func (s *Site) CommitKnown(previous []string, staying int) error {
 }
 
 func (s *Site) publishNew() error {
-	if err := s.writeFileList(); err != nil {
-		os.RemoveAll(s.stage)
-		return err
-	}
-	if err := writeMarker(s.stage); err != nil {
-		os.RemoveAll(s.stage)
+	if err := s.finishStage(); err != nil {
 		return err
 	}
 	if _, err := os.Lstat(s.out); err == nil {
@@ -781,6 +776,20 @@ func (s *Site) publishNew() error {
 		return fmt.Errorf("publish: %w", err)
 	}
 	return nil
+}
+
+// finishStage writes the last files of a site made whole in the stage:
+// the list of its files, then its marker. The stage is removed when
+// either cannot be written.
+func (s *Site) finishStage() error {
+	err := s.writeFileList()
+	if err == nil {
+		err = writeMarker(s.stage)
+	}
+	if err != nil {
+		os.RemoveAll(s.stage)
+	}
+	return err
 }
 
 func writeMarker(dir string) error {
@@ -830,12 +839,7 @@ func (s *Site) publishSwap() error {
 			return err
 		}
 	}
-	if err := s.writeFileList(); err != nil {
-		os.RemoveAll(s.stage)
-		return err
-	}
-	if err := writeMarker(s.stage); err != nil {
-		os.RemoveAll(s.stage)
+	if err := s.finishStage(); err != nil {
 		return err
 	}
 	if err := unix.Renameat2(unix.AT_FDCWD, s.stage, unix.AT_FDCWD, s.out, unix.RENAME_EXCHANGE); err == nil {
