@@ -225,16 +225,22 @@ func (r *safeRenderer) link(w util.BufWriter, src []byte, node ast.Node, enterin
 		_, _ = w.WriteString("</a>")
 		return ast.WalkContinue, nil
 	}
+	r.openLink(w, href, n.Title)
+	return ast.WalkContinue, nil
+}
+
+// openLink writes the start tag of a link to href, a URL safeURL let
+// through, with its title (nil: none).
+func (r *safeRenderer) openLink(w util.BufWriter, href, title []byte) {
 	_, _ = w.WriteString(`<a href="`)
 	_, _ = w.Write(util.EscapeHTML(util.URLEscape(href, false)))
 	_ = w.WriteByte('"')
-	if n.Title != nil {
+	if title != nil {
 		_, _ = w.WriteString(` title="`)
-		r.w.Write(w, n.Title)
+		r.w.Write(w, title)
 		_ = w.WriteByte('"')
 	}
 	_, _ = w.WriteString(relAttr + ">")
-	return ast.WalkContinue, nil
 }
 
 func (r *safeRenderer) autoLink(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -254,9 +260,7 @@ func (r *safeRenderer) autoLink(w util.BufWriter, src []byte, node ast.Node, ent
 		_, _ = w.Write(label)
 		return ast.WalkContinue, nil
 	}
-	_, _ = w.WriteString(`<a href="`)
-	_, _ = w.Write(util.EscapeHTML(util.URLEscape(href, false)))
-	_, _ = w.WriteString(`"` + relAttr + ">")
+	r.openLink(w, href, nil)
 	_, _ = w.Write(label)
 	_, _ = w.WriteString("</a>")
 	return ast.WalkContinue, nil
@@ -279,15 +283,7 @@ func (r *safeRenderer) image(w util.BufWriter, src []byte, node ast.Node, enteri
 		_, _ = w.Write(util.EscapeHTML([]byte(alt)))
 		return ast.WalkSkipChildren, nil
 	}
-	_, _ = w.WriteString(`<a href="`)
-	_, _ = w.Write(util.EscapeHTML(util.URLEscape(href, false)))
-	_ = w.WriteByte('"')
-	if n.Title != nil {
-		_, _ = w.WriteString(` title="`)
-		r.w.Write(w, n.Title)
-		_ = w.WriteByte('"')
-	}
-	_, _ = w.WriteString(relAttr + ">")
+	r.openLink(w, href, n.Title)
 	_, _ = w.Write(util.EscapeHTML([]byte(alt)))
 	_, _ = w.WriteString("</a>")
 	return ast.WalkSkipChildren, nil
