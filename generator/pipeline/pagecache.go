@@ -737,11 +737,8 @@ func (pc *pageCache) reuseAll(out *publish.Site, kind uint8, key fileKey) bool {
 
 // hasher builds a key from length-prefixed fields, so that two different
 // field lists never hash alike. The keys are XXH3's 128 bits, not a
-// cryptographic hash: a key only tells a build whether a file it made
-// before was made from the same inputs, and a collision a record's author
-// could craft would only keep a page made from that author's own earlier
-// record. A rebuild makes a key for every record page, and SHA-256 was a
-// sizeable share of one that changed a record.
+// cryptographic hash: a rebuild makes one for every record page, and
+// DESIGN.md says why a fast hash serves them.
 type hasher struct{ h *xxh3.Hasher }
 
 func newHasher(global fileKey) *hasher {
