@@ -37,16 +37,18 @@ func (w *cvWriter) String() string { return string(w.b) }
 // bitmapChars encodes a sorted doc list as a bitmap, 5 docs per character
 // (no continuation bit), for long filter lists.
 func bitmapChars(docs []uint32, n int) string {
-	chars := make([]byte, (n+4)/5)
-	vals := make([]byte, len(chars))
+	vals := make([]byte, bitmapLen(n))
 	for _, d := range docs {
 		vals[d/5] |= 1 << (d % 5)
 	}
 	for i, v := range vals {
-		chars[i] = cvAlphabet[v]
+		vals[i] = cvAlphabet[v]
 	}
-	return string(chars)
+	return string(vals)
 }
+
+// bitmapLen is the length of bitmapChars' encoding of a list of n docs.
+func bitmapLen(n int) int { return (n + 4) / 5 }
 
 // normCode returns the field length whose bleve norm is norm, or 0 when
 // no integer length reproduces the float32 exactly (then the raw float32

@@ -205,11 +205,13 @@ func encodeDocList(list []uint32, nDocs int) (string, int) {
 		enc.put(uint64(d - prev))
 		prev = d
 	}
-	s := enc.String()
-	if bm := bitmapChars(list, nDocs); len(bm) < len(s) {
-		return bm, 1
+	// A bitmap's length depends on nDocs alone: it is made only when it
+	// is the smaller. Made for every value, a filter field of many rare
+	// values (the repos, the tags) cost a bitmap of the whole index each.
+	if bitmapLen(nDocs) < enc.len() {
+		return bitmapChars(list, nDocs), 1
 	}
-	return s, 0
+	return enc.String(), 0
 }
 
 // flush writes the filter file being filled, if it holds anything.
