@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/errdocs/errdocs/generator/record"
 	"github.com/errdocs/errdocs/internal/cachefile"
@@ -110,7 +111,7 @@ func Open(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := bleve.New(bpath, m)
+	b, err := bleve.NewUsing(bpath, m, scorch.Name, bleve.Config.DefaultKVStore, newIndexConfig())
 	if err != nil {
 		return nil, fmt.Errorf("index: create %s: %w", bpath, err)
 	}
@@ -121,6 +122,26 @@ func Open(dir string) (*Index, error) {
 	}
 	return ix, nil
 }
+
+// newIndexConfig is scorch's configuration of an index made anew (bleve
+// keeps it with the index). A cold build gives scorch a segment per batch,
+// and scorch's merges, beside the build, take ten segments of a tier at a
+// time (its default): at half a million records each record was written
+// again by three or four merges before settle merged them all. Merges of
+// up to fifty segments write each record fewer times, for the same index
+// (BENCHMARKS.md, session 44).
+func newIndexConfig() map[string]interface{} {
+	return map[string]interface{}{
+		"scorchMergePlanOptions": map[string]interface{}{
+			"MaxSegmentsPerTier":   mergeTier,
+			"SegmentsPerMergeTask": mergeTier,
+		},
+	}
+}
+
+// mergeTier is how many segments of a size scorch lets gather, and merges
+// at once.
+const mergeTier = 50
 
 // Close closes the bleve index and unmaps the side store: the sort keys
 // SortKeyOf returned must not be used after.
