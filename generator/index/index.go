@@ -125,11 +125,11 @@ func Open(dir string) (*Index, error) {
 
 // newIndexConfig is scorch's configuration of an index made anew (bleve
 // keeps it with the index). A cold build gives scorch a segment per batch,
-// and scorch's merges, beside the build, take ten segments of a tier at a
-// time (its default): at half a million records each record was written
-// again by three or four merges before settle merged them all. Merges of
-// up to fifty segments write each record fewer times, for the same index
-// (BENCHMARKS.md, session 44).
+// and scorch's merges beside the build take, by default, a few segments of
+// a size at a time: a large index had each record written again by merge
+// after merge, tier by tier, before settle merged them all. Merges of
+// more segments at once write each record fewer times, for the same
+// index (the figures: BENCHMARKS.md, session 44).
 func newIndexConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"scorchMergePlanOptions": map[string]interface{}{
