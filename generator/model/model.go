@@ -805,11 +805,27 @@ type scratch struct {
 	family []bool
 	cur    uint32
 	list   []int32
+	block  []int32 // the lists returned are cut from it
 }
 
 func newScratch(n int) *scratch {
 	return &scratch{gen: make([]uint32, n), shared: make([]uint16, n), family: make([]bool, n)}
 }
+
+// related returns an empty list of room MaxRelated, cut from the worker's
+// block: a list made for each record was half a million small objects
+// that the collector marked on every cycle of a cold build.
+func (sc *scratch) related() []int32 {
+	if cap(sc.block)-len(sc.block) < MaxRelated {
+		sc.block = make([]int32, 0, relatedBlock)
+	}
+	start := len(sc.block)
+	sc.block = sc.block[:start+MaxRelated]
+	return sc.block[start : start : start+MaxRelated]
+}
+
+// relatedBlock is how many entries a block of related lists holds.
+const relatedBlock = 8 << 10
 
 func (sc *scratch) touch(j int32) {
 	if sc.gen[j] != sc.cur {
@@ -855,7 +871,7 @@ func (s *Model) relatedOf(i int32, idHash []uint64, families, tags map[string]*h
 	}
 	// Keep the best MaxRelated with an insertion into a short sorted list:
 	// cheaper than sorting a few hundred candidates.
-	best := make([]int32, 0, MaxRelated)
+	best := sc.related()
 	for _, j := range sc.list {
 		if !sc.family[j] && sc.shared[j] == 0 {
 			continue

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -324,6 +325,72 @@ func TestSummaryDecoderKeeps(t *testing.T) {
 		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
 			t.Fatalf("summary %d, after the others were decoded: %#v\nwant %#v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestSummaryCompact compacts summaries made from records read, enough to
+// fill several of the decoder's blocks, and keeps them all: each must
+// still be the summary made, hold none of its record's strings (the
+// record's may then be freed), and cost its blocks' share of an
+// allocation rather than one per string.
+func TestSummaryCompact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var d SummaryDecoder
+	var want, got []Summary
+	for i := range 4000 {
+		r := wordyRecord(rng, i, 100, 6, 40, 60)
+		if i == 2000 {
+			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
+		}
+		s := Summarize(r)
+		c := d.Compact(s)
+		for _, f := range [][2]string{{c.ID, r.ID}, {c.Slug, r.Slug}, {c.AnalyzedAt, r.AnalyzedAt}} {
+			if unsafe.StringData(f[0]) == unsafe.StringData(f[1]) {
+				t.Fatalf("summary %d still holds its record's string %q", i, f[1])
+			}
+		}
+		if len(c.Tags) > 0 && &c.Tags[0] == &s.Tags[0] {
+			t.Fatalf("summary %d still holds the tag list Summarize made", i)
+		}
+		if i > 0 && len(got[i-1].Tags) > 0 {
+			_ = append(got[i-1].Tags, "appended") // after c was made
+		}
+		want, got = append(want, s), append(got, c)
+	}
+	for i := range want {
+		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
+			t.Fatalf("summary %d, after the others were compacted: %#v\nwant %#v", i, got[i], want[i])
+		}
+	}
+	s := Summarize(wordyRecord(rng, 1, 100, 6, 40, 60))
+	if n := testing.AllocsPerRun(1000, func() { d.Compact(s) }); n > 0.05 {
+		t.Errorf("Compact made %.3f allocations a summary, want its share of a block's", n)
+	}
+}
+
+// TestRelatedFromBlocks checks that the related lists of many records
+// are cut from a few blocks, not made one by one (the collector marks
+// every object live on each of a cold build's cycles), and that a list
+// appended to does not write into the next record's.
+func TestRelatedFromBlocks(t *testing.T) {
+	var b Builder
+	const n = 3000
+	for i := range n {
+		b.Add(Summarize(rec(fmt.Sprintf("%016x", i+1), fmt.Sprintf("o/r%d", i%7), fmt.Sprintf("s%d", i), "fam", fmt.Sprintf("t%d", i%3))))
+	}
+	s := b.Build()
+	if allocs := testing.AllocsPerRun(2, func() { s.computeRelated(1) }); allocs > n/20 {
+		t.Errorf("related lists of %d records took %.0f allocations, want a few blocks' worth", n, allocs)
+	}
+	want := slices.Clone(s.Related(1))
+	if len(want) != MaxRelated {
+		t.Fatalf("record 1 has %d related, want %d", len(want), MaxRelated)
+	}
+	for i := range int32(n) {
+		_ = append(s.Related(i), -1)
+	}
+	if got := s.Related(1); !slices.Equal(got, want) {
+		t.Errorf("record 1's related records became %v after the others' lists were appended to, want %v", got, want)
 	}
 }
 

@@ -138,7 +138,7 @@ func (l *loader) validate() {
 			rec, problems := validate.Record(ck.it.Raw)
 			ck.id, ck.problems = rec.ID, problems
 			if len(problems) == 0 {
-				ck.sum = model.Summarize(&rec)
+				ck.sum = dec.Compact(model.Summarize(&rec))
 				if l.bulk != nil {
 					ck.keys = validate.KeysOf(rec.ID, rec.Repo, rec.Slug)
 				}
