@@ -97,6 +97,10 @@ var memSamples = []metrics.Sample{
 	{Name: "/gc/cycles/total:gc-cycles"},
 	{Name: "/cpu/classes/gc/total:cpu-seconds"},
 	{Name: "/cpu/classes/total:cpu-seconds"},
+	{Name: "/memory/classes/heap/free:bytes"},
+	{Name: "/memory/classes/heap/unused:bytes"},
+	{Name: "/memory/classes/metadata/other:bytes"},
+	{Name: "/gc/gomemlimit:bytes"},
 }
 
 func (t *memTrace) line(note string) {
@@ -105,9 +109,10 @@ func (t *memTrace) line(note string) {
 	st := procStatus()
 	metrics.Read(memSamples)
 	mb := func(v uint64) uint64 { return v >> 20 }
-	fmt.Fprintf(t.log, "%6.0fs %-14s rss %5d anon %5d file %5d hwm %5d | live %5d objects %5d go-total %5d released %5d MB | gc %5d cpu %6.1f of %7.1f s %s\n",
+	fmt.Fprintf(t.log, "%6.0fs %-14s rss %5d anon %5d file %5d hwm %5d | live %5d objects %5d go-total %5d released %5d free %5d unused %5d meta %4d limit %5d MB | gc %5d cpu %6.1f of %7.1f s %s\n",
 		time.Since(t.start).Seconds(), t.stage, st["VmRSS"]>>10, st["RssAnon"]>>10, st["RssFile"]>>10, st["VmHWM"]>>10,
 		mb(memSamples[0].Value.Uint64()), mb(memSamples[1].Value.Uint64()), mb(memSamples[2].Value.Uint64()), mb(memSamples[3].Value.Uint64()),
+		mb(memSamples[7].Value.Uint64()), mb(memSamples[8].Value.Uint64()), mb(memSamples[9].Value.Uint64()), mb(memSamples[10].Value.Uint64()),
 		memSamples[4].Value.Uint64(), memSamples[5].Value.Float64(), memSamples[6].Value.Float64(), note)
 }
 
