@@ -114,7 +114,9 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 // validate validates the batches of work, and decodes the records of
 // those served from the read cache: on every core, rather than one by one
 // as they are taken. Each validator's decoder makes its own table of
-// shared strings (repos, families, tags), once.
+// shared strings (repos, families, tags), once, and holds the strings of
+// the summaries it makes from records read in its blocks (Compact), as it
+// holds those it decodes.
 func (l *loader) validate() {
 	defer l.validators.Done()
 	var dec model.SummaryDecoder
