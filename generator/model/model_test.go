@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -299,12 +300,46 @@ func wordyRecord(rng *rand.Rand, i, perRepo, maxTags, tagValues, maxWords int) *
 }
 
 // TestSummaryDecoderKeeps decodes summaries enough to fill several of the
-// decoder's blocks of strings and tags, and keeps them all: each must
-// still be the one encoded once the later ones are decoded, and a tag
-// appended to one summary's list must not become the next one's.
+// decoder's blocks of strings and tags, and keeps them all (keepMany).
 func TestSummaryDecoderKeeps(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
 	var d SummaryDecoder
+	keepMany(t, rand.New(rand.NewPCG(5, 6)), "decoded", func(_ *record.Record, s Summary) (Summary, error) {
+		dec, _, err := d.Decode(s.AppendBinary(nil))
+		return dec, err
+	})
+}
+
+// TestSummaryCompact compacts summaries made from records read, enough to
+// fill several of the decoder's blocks, and keeps them all (keepMany):
+// each must also hold none of its record's strings (the record's may then
+// be freed), and cost its blocks' share of an allocation rather than one
+// per string.
+func TestSummaryCompact(t *testing.T) {
+	var d SummaryDecoder
+	keepMany(t, rand.New(rand.NewPCG(7, 8)), "compacted", func(r *record.Record, s Summary) (Summary, error) {
+		c := d.Compact(s)
+		for _, f := range [][2]string{{c.ID, r.ID}, {c.Slug, r.Slug}, {c.AnalyzedAt, r.AnalyzedAt}} {
+			if unsafe.StringData(f[0]) == unsafe.StringData(f[1]) {
+				return c, fmt.Errorf("still holds its record's string %q", f[1])
+			}
+		}
+		if len(c.Tags) > 0 && &c.Tags[0] == &s.Tags[0] {
+			return c, errors.New("still holds the tag list Summarize made")
+		}
+		return c, nil
+	})
+	s := Summarize(wordyRecord(rand.New(rand.NewPCG(9, 10)), 1, 100, 6, 40, 60))
+	if n := testing.AllocsPerRun(1000, func() { d.Compact(s) }); n > 0.05 {
+		t.Errorf("Compact made %.3f allocations a summary, want its share of a block's", n)
+	}
+}
+
+// keepMany makes 4,000 summaries (one with a message over a block), has
+// keep make each one's kept form, and keeps them all: each must still be
+// the summary made once the later ones are kept (how: "decoded"), and a
+// tag appended to one summary's list must not become the next one's.
+func keepMany(t *testing.T, rng *rand.Rand, how string, keep func(*record.Record, Summary) (Summary, error)) {
+	t.Helper()
 	var want, got []Summary
 	for i := range 4000 {
 		r := wordyRecord(rng, i, 100, 6, 40, 60)
@@ -312,59 +347,19 @@ func TestSummaryDecoderKeeps(t *testing.T) {
 			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
 		}
 		s := Summarize(r)
-		dec, _, err := d.Decode(s.AppendBinary(nil))
+		k, err := keep(r, s)
 		if err != nil {
 			t.Fatalf("summary %d: %v", i, err)
 		}
 		if i > 0 && len(got[i-1].Tags) > 0 {
-			_ = append(got[i-1].Tags, "appended") // after dec was decoded
+			_ = append(got[i-1].Tags, "appended") // after k was made
 		}
-		want, got = append(want, s), append(got, dec)
+		want, got = append(want, s), append(got, k)
 	}
 	for i := range want {
 		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
-			t.Fatalf("summary %d, after the others were decoded: %#v\nwant %#v", i, got[i], want[i])
+			t.Fatalf("summary %d, after the others were %s: %#v\nwant %#v", i, how, got[i], want[i])
 		}
-	}
-}
-
-// TestSummaryCompact compacts summaries made from records read, enough to
-// fill several of the decoder's blocks, and keeps them all: each must
-// still be the summary made, hold none of its record's strings (the
-// record's may then be freed), and cost its blocks' share of an
-// allocation rather than one per string.
-func TestSummaryCompact(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	var d SummaryDecoder
-	var want, got []Summary
-	for i := range 4000 {
-		r := wordyRecord(rng, i, 100, 6, 40, 60)
-		if i == 2000 {
-			r.ErrorMessage = strings.Repeat("long ", 10000) // over a block
-		}
-		s := Summarize(r)
-		c := d.Compact(s)
-		for _, f := range [][2]string{{c.ID, r.ID}, {c.Slug, r.Slug}, {c.AnalyzedAt, r.AnalyzedAt}} {
-			if unsafe.StringData(f[0]) == unsafe.StringData(f[1]) {
-				t.Fatalf("summary %d still holds its record's string %q", i, f[1])
-			}
-		}
-		if len(c.Tags) > 0 && &c.Tags[0] == &s.Tags[0] {
-			t.Fatalf("summary %d still holds the tag list Summarize made", i)
-		}
-		if i > 0 && len(got[i-1].Tags) > 0 {
-			_ = append(got[i-1].Tags, "appended") // after c was made
-		}
-		want, got = append(want, s), append(got, c)
-	}
-	for i := range want {
-		if fmt.Sprintf("%#v", got[i]) != fmt.Sprintf("%#v", want[i]) {
-			t.Fatalf("summary %d, after the others were compacted: %#v\nwant %#v", i, got[i], want[i])
-		}
-	}
-	s := Summarize(wordyRecord(rng, 1, 100, 6, 40, 60))
-	if n := testing.AllocsPerRun(1000, func() { d.Compact(s) }); n > 0.05 {
-		t.Errorf("Compact made %.3f allocations a summary, want its share of a block's", n)
 	}
 }
 
