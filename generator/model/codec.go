@@ -81,7 +81,7 @@ func (d *SummaryDecoder) tagList(n int) []string {
 // key) and its tag list copied into the decoder's blocks, as Decode holds
 // a summary's. A summary made from a record read (Summarize) holds the
 // strings its record was decoded into, a few small allocations each:
-// half a million summaries stay live through a cold build, and the
+// every record's summary stays live through a cold build, and the
 // collector marked each of those objects on every cycle. Its shared
 // values are interned already, and stay as they are.
 func (d *SummaryDecoder) Compact(s Summary) Summary {

@@ -813,8 +813,9 @@ func newScratch(n int) *scratch {
 }
 
 // related returns an empty list of room MaxRelated, cut from the worker's
-// block: a list made for each record was half a million small objects
-// that the collector marked on every cycle of a cold build.
+// block: a list made for each record was a small object per record, live
+// to the build's end, that the collector marked on every cycle of a cold
+// build.
 func (sc *scratch) related() []int32 {
 	if cap(sc.block)-len(sc.block) < MaxRelated {
 		sc.block = make([]int32, 0, relatedBlock)
