@@ -431,6 +431,11 @@ func (l *loader) unique() error {
 		l.rep.Rejected += len(gone)
 		ds.drop(gone)
 	}
+	// Clean sorted the ids; the site indexes are the order Bulk took
+	// the records in, so that sort is the dataset's order by id.
+	if order := l.bulk.IDOrder(); order != nil && len(order) == len(ds.ids) {
+		ds.byIDOnce.Do(func() { ds.byID = order })
+	}
 	// A record rejected after before valid ones comes before the valid
 	// record of that number.
 	held := l.held

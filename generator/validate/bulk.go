@@ -22,10 +22,20 @@ import (
 // Add records that passed Record, in any order. Not safe for
 // concurrent use.
 type Bulk struct {
-	ids      []uint64
+	ids      []idKey
 	slugs    []uint64
 	repos    map[string]bool
 	lastRepo string
+	added    int32
+	allIDs   bool    // every record added had a well-formed id
+	byID     []int32 // IDOrder, once Clean has sorted the ids
+}
+
+// idKey is a record's id as its 64 bits, and which record it is, by the
+// order the records were added.
+type idKey struct {
+	id uint64
+	at int32
 }
 
 // Keys are a record's keys for Bulk.
@@ -57,14 +67,17 @@ func KeysOf(id, repo, slug string) Keys {
 
 // NewBulk returns an empty Bulk with room for about n records.
 func NewBulk(n int) *Bulk {
-	return &Bulk{ids: make([]uint64, 0, n), slugs: make([]uint64, 0, n), repos: map[string]bool{}}
+	return &Bulk{ids: make([]idKey, 0, n), slugs: make([]uint64, 0, n), repos: map[string]bool{}, allIDs: true}
 }
 
 // Add notes a record of repo with keys k (KeysOf the record).
 func (b *Bulk) Add(repo string, k Keys) {
 	if k.hasID {
-		b.ids = append(b.ids, k.id)
+		b.ids = append(b.ids, idKey{k.id, b.added})
+	} else {
+		b.allIDs = false
 	}
+	b.added++
 	b.slugs = append(b.slugs, k.slug)
 	if repo != b.lastRepo || len(b.repos) == 0 {
 		b.repos[repo] = true
@@ -88,17 +101,37 @@ func (b *Bulk) Clean() bool {
 	}
 	var idsOK bool
 	var wg sync.WaitGroup
-	wg.Go(func() { idsOK = distinct(b.ids) })
-	slugsOK := distinct(b.slugs)
+	wg.Go(func() {
+		idsOK = distinct(b.ids, func(k idKey) uint64 { return k.id })
+		if idsOK && b.allIDs {
+			b.byID = make([]int32, len(b.ids))
+			for k := range b.ids {
+				b.byID[k] = b.ids[k].at
+			}
+		}
+	})
+	slugsOK := distinct(b.slugs, func(k uint64) uint64 { return k })
 	wg.Wait()
+	if !idsOK || !slugsOK {
+		b.byID = nil
+	}
 	return idsOK && slugsOK
 }
 
-// distinct reports whether no key is in keys twice, sorting them.
-func distinct(keys []uint64) bool {
-	radix.SortBuf(keys, nil, func(k uint64) uint64 { return k })
+// IDOrder returns the records added, numbered in the order they were
+// added from 0, in the order of their ids, when Clean has found no rule
+// broken and every record had a well-formed id; else nil. Sixteen
+// lowercase hex digits sort as their numbers do, so this is the order of
+// the ids as strings too: the sort Clean did for its own answer spares a
+// caller that needs the records by id a sort of its own.
+func (b *Bulk) IDOrder() []int32 { return b.byID }
+
+// distinct reports whether no two of keys have the same key, sorting
+// them by it.
+func distinct[T any](keys []T, key func(T) uint64) bool {
+	radix.SortBuf(keys, nil, key)
 	for i := 1; i < len(keys); i++ {
-		if keys[i] == keys[i-1] {
+		if key(keys[i]) == key(keys[i-1]) {
 			return false
 		}
 	}
