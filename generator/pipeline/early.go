@@ -45,11 +45,8 @@ func (e *earlyExport) wait() error {
 // records differ from what the index holds and the index holds as many
 // records as the page cache says; else it returns nil, and the build
 // updates the index and exports as it reads the records for the pages.
-func startEarlyExport(c *Config, ds *dataset, prev *pageCache, open func() (*index.Index, error), export func(*index.Index) error) (*earlyExport, error) {
-	if len(ds.ids) > maxOverlap {
-		return nil, nil
-	}
-	edited, inPrev, ok := prev.indexed.diff(ds.ids, ds.raws, ds.idOrder(), maxEarly, c.Workers)
+func startEarlyExport(c *Config, ds *dataset, prev *pageCache, d indexedDiff, open func() (*index.Index, error), export func(*index.Index) error) (*earlyExport, error) {
+	edited, inPrev, ok := d.edited, d.held, d.ok
 	n := len(edited)
 	if !ok {
 		n = maxEarly + 1

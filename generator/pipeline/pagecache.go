@@ -328,6 +328,47 @@ func (t indexedTable) diff(ids []string, raws [][32]byte, order []int32, most, p
 	return edited, held, true
 }
 
+// indexedDiff is what diff found of a dataset: the records edited (in id
+// order), how many of the dataset's the table holds (held), and whether
+// it went through (ok) rather than give up.
+type indexedDiff struct {
+	edited []int32
+	held   int
+	ok     bool
+}
+
+// diffOf is diff of the dataset's records, giving up past most edited.
+func (t indexedTable) diffOf(ds *dataset, most, parts int) indexedDiff {
+	var d indexedDiff
+	d.edited, d.held, d.ok = t.diff(ds.ids, ds.raws, ds.idOrder(), most, parts)
+	return d
+}
+
+// patchIndexed is encodeIndexed's table, in pieces, of a dataset that
+// holds the ids of prev and no others, whose hashes differ from prev's
+// only at edited (site indexes, in id order, as diff gives them): prev's
+// own bytes around those entries' new hashes. A rebuild that changed a
+// record does not encode half a million entries again. It refuses (ok
+// false) a table whose ids are not all of a valid id's length, or an id
+// of edited out of its place or not in the table.
+func patchIndexed(prev indexedTable, ids []string, raws [][32]byte, edited []int32) (pieces [][]byte, ok bool) {
+	if !prev.known || !prev.fixed {
+		return nil, false
+	}
+	pieces = [][]byte{binary.AppendUvarint(nil, 1+uint64(prev.n))}
+	from := 0 // the first byte of prev's entries not yet in pieces
+	for _, i := range edited {
+		k := prev.search(ids[i])
+		hash := k*fixedEntry + fixedEntry - 32
+		if k == prev.n || k*fixedEntry < from || string(prev.entries[k*fixedEntry+1:hash]) != ids[i] {
+			return nil, false
+		}
+		pieces = append(pieces, prev.entries[from:hash], raws[i][:])
+		from = hash + 32
+	}
+	return append(pieces, prev.entries[from:]), true
+}
+
 // minDiffPart is the fewest records a part of diff's walk holds.
 const minDiffPart = 16 << 10
 
@@ -541,14 +582,14 @@ const (
 // records' hashes, in their stored forms.
 // The record pages' table is in pieces (patchRecordPages).
 type pageTables struct {
-	entries, indexed []byte
-	records          [][]byte
+	entries          []byte
+	records, indexed [][]byte
 }
 
 // encodeTables encodes entries (none of the export's or the record
 // pages'), records and indexed.
 func encodeTables(entries entryMap, records sortedEntries, indexed indexedTable) pageTables {
-	return pageTables{entries: entries.encode(), records: [][]byte{encodeEntries(nil, records)}, indexed: indexed.form()}
+	return pageTables{entries: entries.encode(), records: [][]byte{encodeEntries(nil, records)}, indexed: [][]byte{indexed.form()}}
 }
 
 // pieces returns the cache file made of t and the rest, but for its seal
@@ -559,7 +600,7 @@ func (t pageTables) pieces(export entryMap) [][]byte {
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
-	for _, table := range [][][]byte{{t.entries}, t.records, {eb}, {t.indexed}} {
+	for _, table := range [][][]byte{{t.entries}, t.records, {eb}, t.indexed} {
 		n := 0
 		for _, p := range table {
 			n += len(p)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -325,5 +326,45 @@ func TestOneChangeRendersOnePage(t *testing.T) {
 		if !maps.Equal(o.files, cold.files) {
 			t.Errorf("verify %v: the rebuilt site differs from a cold build's", verify)
 		}
+	}
+}
+
+// patchIndexed makes, from the previous table and the records whose
+// hashes changed as diff finds them, the bytes encodeIndexed makes of
+// the whole dataset; it refuses an edited id the table lacks, and a
+// table whose ids are not all of a valid id's length.
+func TestPatchIndexed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 3000
+	ids, raws := make([]string, n), make([][32]byte, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%016x", rng.Uint64())
+		raws[i] = sha256.Sum256([]byte(ids[i]))
+	}
+	order := sortedOrder(ids)
+	prev, err := decodeIndexedTable(encodeIndexed(ids, raws, order))
+	if err != nil || !prev.fixed {
+		t.Fatalf("the table of valid ids: %v, fixed %v", err, prev.fixed)
+	}
+	for _, edits := range []int{0, 1, 2, 40, n} {
+		now := slices.Clone(raws)
+		for _, i := range rng.Perm(n)[:edits] {
+			now[i][0] ^= 0xff
+		}
+		d := indexedDiff{}
+		d.edited, d.held, d.ok = prev.diff(ids, now, order, n, 2)
+		pieces, ok := patchIndexed(prev, ids, now, d.edited)
+		if !ok || len(d.edited) != edits || !bytes.Equal(bytes.Join(pieces, nil), encodeIndexed(ids, now, order)) {
+			t.Fatalf("%d edits (diff found %d): patched %v, not the table encoded whole", edits, len(d.edited), ok)
+		}
+	}
+	missing := slices.Clone(ids)
+	missing[7] = "00000000000000zz"
+	if _, ok := patchIndexed(prev, missing, raws, []int32{7}); ok {
+		t.Error("patched an id the table does not hold")
+	}
+	short, _ := decodeIndexedTable(encodeIndexed([]string{"a", ids[0]}, raws[:2], []int32{0, 1}))
+	if _, ok := patchIndexed(short, []string{"a", ids[0]}, raws[:2], []int32{1}); ok {
+		t.Error("patched a table whose ids are not all of one length")
 	}
 }

@@ -84,3 +84,28 @@ func TestPathOrderInterleaved(t *testing.T) {
 		t.Errorf("pathOrder %v, want %v", got, want)
 	}
 }
+
+// TestInsertionSort sorts runs whose paths are a few places from their
+// own, as a repo's slug order leaves them, and gives up on a run in
+// reverse, which it leaves holding each record once.
+func TestInsertionSort(t *testing.T) {
+	rels := []string{"r/a/index.html", "r/a-b/index.html", "r/a-b-c/index.html", "r/b/index.html", "r/b.c/index.html", "r/c/index.html"}
+	run := []int32{0, 1, 2, 3, 4, 5}
+	if !insertionSort(rels, run) || !increasing(rels, run) {
+		t.Errorf("slug order %v not sorted by path", run)
+	}
+	var many []string
+	for i := range 200 {
+		many = append(many, fmt.Sprintf("r/%04d/index.html", 200-i))
+	}
+	run = make([]int32, len(many))
+	for i := range run {
+		run[i] = int32(i)
+	}
+	if insertionSort(many, run) {
+		t.Errorf("a run in reverse was sorted one path at a time")
+	}
+	if seen := slices.Sorted(slices.Values(run)); seen[0] != 0 || seen[len(seen)-1] != 199 || len(slices.Compact(seen)) != 200 {
+		t.Errorf("the run given up on no longer holds each record once")
+	}
+}

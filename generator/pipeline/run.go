@@ -129,6 +129,7 @@ type build struct {
 	knowFiles func()
 
 	schedule ExportSchedule
+	diff     indexedDiff // the dataset against the previous table of hashes
 	early    *earlyExport
 	idx      *index.Index
 	exporter *export.Exporter // set once the export ran
@@ -352,8 +353,9 @@ func (b *build) cache() error {
 	// record pages and the listings, none of which it needs: on a
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
-	if b.gerr == nil && b.prev.indexed.known {
-		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.openIndex, func(idx *index.Index) error { return b.doExport(idx, nil) }); err != nil {
+	if b.gerr == nil && b.prev.indexed.known && len(b.ds.ids) <= maxOverlap {
+		b.diff = b.prev.indexed.diffOf(b.ds, maxEarly, b.c.Workers)
+		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.diff, b.openIndex, func(idx *index.Index) error { return b.doExport(idx, nil) }); err != nil {
 			b.knowFiles()
 			return err
 		}
@@ -862,7 +864,7 @@ func (b *build) export() error {
 	// early or overlapping export ends, when the main goroutine has
 	// nothing else to do, else after the export, whose memory it would
 	// add to.
-	b.tables.indexed = encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())
+	b.tables.indexed = b.nextIndexed()
 	// Nothing after this reads the dataset, the model or the renderer:
 	// the build lets go of them, or a whole export at half a million
 	// records would run beside them at the soft memory limit, where the
@@ -907,6 +909,20 @@ func (b *build) export() error {
 		b.notePages()
 	}
 	return nil
+}
+
+// nextIndexed is the next page cache's table of the records' hashes, in
+// pieces: the previous table with the hashes of the records edited
+// replaced, when the dataset holds the ids it holds and no others; else
+// encoded whole.
+func (b *build) nextIndexed() [][]byte {
+	d := b.diff
+	if d.ok && d.held == len(b.ds.ids) && d.held == b.prev.indexed.n {
+		if pieces, ok := patchIndexed(b.prev.indexed, b.ds.ids, b.ds.raws, d.edited); ok {
+			return pieces
+		}
+	}
+	return [][]byte{encodeIndexed(b.ds.ids, b.ds.raws, b.ds.idOrder())}
 }
 
 // notePages notes the assets in the next page cache, with every file's
@@ -1196,7 +1212,9 @@ func modelPathOrder(m *model.Model, rels []string) (order []int32, ok bool) {
 		order = append(order, r.Records...)
 		run := order[start:]
 		if !increasing(rels, run) {
-			slices.SortFunc(run, byPath)
+			if !insertionSort(rels, run) {
+				slices.SortFunc(run, byPath)
+			}
 			if !increasing(rels, run) {
 				return nil, false
 			}
@@ -1208,6 +1226,29 @@ func modelPathOrder(m *model.Model, rels []string) (order []int32, ok bool) {
 		}
 	}
 	return order, len(order) == len(rels)
+}
+
+// insertionSort sorts run by path, one path at a time into the sorted
+// ones before it, and reports whether it did: it gives up once the paths
+// have moved more than a few places each, on average. A repo's records
+// come in slug order, which differs from their paths' only where a slug
+// is the start of another ("a" before "a-b", whose path sorts first): a
+// few paths move a few places, where a sort would compare them all about
+// log n times.
+func insertionSort(rels []string, run []int32) bool {
+	moves := 0
+	for k := 1; k < len(run); k++ {
+		i := run[k]
+		j := k
+		for ; j > 0 && rels[run[j-1]] > rels[i]; j-- {
+			run[j] = run[j-1]
+		}
+		run[j] = i
+		if moves += k - j; moves > 8*len(run) {
+			return false
+		}
+	}
+	return true
 }
 
 // increasing reports whether the paths of run are strictly increasing.

@@ -649,3 +649,34 @@ func publishedSite(t *testing.T, rels []string) (string, []Fingerprint) {
 	s.FingerprintsOf(rels, prints, ok)
 	return out, prints
 }
+
+// sortedPaths, which looks at a long list in parts side by side, finds a
+// path out of order or outside the site wherever it lies: at the first
+// or last path, in the second part, or where one part meets the next.
+func TestSortedPathsInParts(t *testing.T) {
+	n := 4*minPathsPart + 3
+	rels := make([]string, n)
+	for k := range rels {
+		rels[k] = fmt.Sprintf("r/%07d/index.html", k)
+	}
+	if !sortedPaths(rels) {
+		t.Fatal("refused sorted paths")
+	}
+	for _, at := range []int{0, 1, n / 2, n/2 + 1, n/4*3 - 1, n - 1} {
+		bads := []string{"../x", "a//index.html"}
+		if at > 0 {
+			bads = append(bads, rels[at-1]) // twice
+		}
+		if at < n-1 {
+			bads = append(bads, "r/zzz/index.html") // after the next
+		}
+		for _, bad := range bads {
+			was := rels[at]
+			rels[at] = bad
+			if sortedPaths(rels) {
+				t.Errorf("accepted %q at %d of %d", bad, at, n)
+			}
+			rels[at] = was
+		}
+	}
+}
