@@ -337,18 +337,11 @@ type indexedDiff struct {
 	ok     bool
 }
 
-// diffOf is diff of the dataset's records, giving up past most edited.
-func (t indexedTable) diffOf(ds *dataset, most, parts int) indexedDiff {
-	var d indexedDiff
-	d.edited, d.held, d.ok = t.diff(ds.ids, ds.raws, ds.idOrder(), most, parts)
-	return d
-}
-
 // patchIndexed is encodeIndexed's table, in pieces, of a dataset that
 // holds the ids of prev and no others, whose hashes differ from prev's
 // only at edited (site indexes, in id order, as diff gives them): prev's
 // own bytes around those entries' new hashes. A rebuild that changed a
-// record does not encode half a million entries again. It refuses (ok
+// record does not encode every record's entry again. It refuses (ok
 // false) a table whose ids are not all of a valid id's length, or an id
 // of edited out of its place or not in the table.
 func patchIndexed(prev indexedTable, ids []string, raws [][32]byte, edited []int32) (pieces [][]byte, ok bool) {

@@ -312,7 +312,8 @@ func (b *build) cache() error {
 	if b.rebuild && len(b.ds.ids) <= maxOverlap {
 		// The records in id order, which the early export's look at the
 		// previous build's table wants: sorted beside the assets and the
-		// page cache's loading.
+		// page cache's loading, unless the reading's check of unique ids
+		// gave it (validate.Bulk.IDOrder).
 		go b.ds.idOrder()
 	}
 	var err error
@@ -354,7 +355,8 @@ func (b *build) cache() error {
 	// one-record rebuild of 100,000 records the export is half the time.
 	// It starts as soon as the records are read.
 	if b.gerr == nil && b.prev.indexed.known && len(b.ds.ids) <= maxOverlap {
-		b.diff = b.prev.indexed.diffOf(b.ds, maxEarly, b.c.Workers)
+		d := &b.diff
+		d.edited, d.held, d.ok = b.prev.indexed.diff(b.ds.ids, b.ds.raws, b.ds.idOrder(), maxEarly, b.c.Workers)
 		if b.early, err = startEarlyExport(b.c, b.ds, b.prev, b.diff, b.openIndex, func(idx *index.Index) error { return b.doExport(idx, nil) }); err != nil {
 			b.knowFiles()
 			return err

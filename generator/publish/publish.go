@@ -473,8 +473,7 @@ func (s *Site) KeepSorted(rels []string, prints []Fingerprint) bool {
 
 // sortedPaths reports whether rels are paths CheckPath accepts, in
 // strictly increasing order. It looks at them on every core: a rebuild
-// keeps its half a million record pages in one block, and this check is
-// on its path.
+// keeps every record page in one block, and this check is on its path.
 func sortedPaths(rels []string) bool {
 	parts := max(1, min(runtime.GOMAXPROCS(0), len(rels)/minPathsPart))
 	ok := make([]bool, parts)

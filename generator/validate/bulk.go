@@ -26,8 +26,7 @@ type Bulk struct {
 	slugs    []uint64
 	repos    map[string]bool
 	lastRepo string
-	added    int32
-	allIDs   bool    // every record added had a well-formed id
+	added    int32   // records added; more than len(ids) when one had no id
 	byID     []int32 // IDOrder, once Clean has sorted the ids
 }
 
@@ -67,15 +66,13 @@ func KeysOf(id, repo, slug string) Keys {
 
 // NewBulk returns an empty Bulk with room for about n records.
 func NewBulk(n int) *Bulk {
-	return &Bulk{ids: make([]idKey, 0, n), slugs: make([]uint64, 0, n), repos: map[string]bool{}, allIDs: true}
+	return &Bulk{ids: make([]idKey, 0, n), slugs: make([]uint64, 0, n), repos: map[string]bool{}}
 }
 
 // Add notes a record of repo with keys k (KeysOf the record).
 func (b *Bulk) Add(repo string, k Keys) {
 	if k.hasID {
 		b.ids = append(b.ids, idKey{k.id, b.added})
-	} else {
-		b.allIDs = false
 	}
 	b.added++
 	b.slugs = append(b.slugs, k.slug)
@@ -103,7 +100,7 @@ func (b *Bulk) Clean() bool {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		idsOK = distinct(b.ids, func(k idKey) uint64 { return k.id })
-		if idsOK && b.allIDs {
+		if idsOK && len(b.ids) == int(b.added) {
 			b.byID = make([]int32, len(b.ids))
 			for k := range b.ids {
 				b.byID[k] = b.ids[k].at
