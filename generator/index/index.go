@@ -33,6 +33,10 @@ type Index struct {
 	// spill (side.go) mapped it again: the entries read from them refer to
 	// their bytes until Close.
 	sideMaps []*cachefile.Mapping
+	// tableMap is the saved table Open mapped copy-on-write
+	// (sidesave.go): the table's slots, places and ids are its bytes
+	// until a put outgrows them.
+	tableMap *cachefile.Mapping
 	// BatchSize overrides DefaultBatchSize when > 0.
 	BatchSize int
 
@@ -167,6 +171,8 @@ func (ix *Index) closeSide() {
 		m.Close()
 	}
 	ix.sideMaps = nil
+	ix.tableMap.Close()
+	ix.tableMap = nil
 }
 
 // Bleve exposes the underlying index (for parity tests and diagnostics).

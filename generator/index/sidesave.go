@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/errdocs/errdocs/internal/cachefile"
 )
@@ -16,7 +17,10 @@ import (
 // reads it instead of replaying the log: the replay reads and checksums
 // every byte of the log, which a one-change rebuild otherwise never
 // reads, and builds the table anew; the saved table is a small part of
-// the log's size, read in one piece.
+// the log's size. It is mapped copy-on-write and used where it lies (its
+// slots and places are 8-byte aligned in the file): a rebuild changes a
+// few slots, and reading the table into fresh memory cost more than
+// everything else its opening does.
 //
 // The table is a cache of the log, trusted only for the log it was saved
 // with: the log's length and its last segment's generation are in it, and
@@ -27,8 +31,10 @@ import (
 // The file (internal/cachefile, sealed):
 //
 //	generation[16] uvarint(logSize) uvarint(lastSegment) uvarint(entries)
-//	seed(uint64) uvarint(slots) slots[slots](uint64) places[slots](uint64)
-//	uvarint(len(ids)) ids
+//	seed(uint64) uvarint(slots) pad(byte) zero[pad]
+//	slots[slots](uint64le) places[slots](uint64le) uvarint(len(ids)) ids
+//
+// where pad (0 to 7) aligns the slots to 8 bytes from the file's start.
 //
 // A saved place is the entry's offset in the log; the mapping it is read
 // from is the one Open makes.
@@ -36,7 +42,7 @@ import (
 const (
 	tableFile    = "docs.table"
 	tableKind    = "side store table"
-	tableVersion = 1
+	tableVersion = 2
 )
 
 // saveTable starts writing the table of the side store as the log now is,
@@ -91,6 +97,9 @@ func (ix *Index) writeTable() error {
 	head = binary.AppendUvarint(head, uint64(log.entries))
 	head = binary.LittleEndian.AppendUint64(head, t.seed)
 	head = binary.AppendUvarint(head, uint64(len(t.slots)))
+	pad := (8 - (w.Len()+uint64(len(head))+1)%8) % 8
+	head = append(head, byte(pad))
+	head = append(head, make([]byte, pad)...)
 	w.Write(head)
 	buf := make([]byte, 0, 64<<10)
 	for _, s := range t.slots {
@@ -135,28 +144,36 @@ func flushFull(w *cachefile.StreamWriter, buf []byte) []byte {
 	return buf[:0]
 }
 
-// loadTable reads the table file into the index, for the log Open mapped
+// loadTable maps the table file into the index, for the log Open mapped
 // (the first of sideMaps), and reports whether it could: whether the file
 // is whole and describes that log.
 func (ix *Index) loadTable() bool {
-	body, err := cachefile.ReadFile(filepath.Join(ix.dir, tableFile), tableKind, tableVersion)
+	m, err := cachefile.MapPrivate(filepath.Join(ix.dir, tableFile))
 	if err != nil {
+		return false
+	}
+	body, err := cachefile.Open(m.Bytes(), tableKind, tableVersion)
+	if err != nil {
+		m.Close()
 		return false
 	}
 	log := ix.sideMaps[0].Bytes()
 	t, l, ok := decodeTable(body, log)
 	if !ok {
+		m.Close()
 		return false
 	}
 	t.maps = [][]byte{log}
-	ix.side, ix.log = t, l
+	ix.side, ix.log, ix.tableMap = t, l, m
 	ix.log.saved = true
 	return true
 }
 
 // decodeTable decodes a table file's body, and checks it against log, the
 // side store file's bytes: their lengths, the last segment's generation
-// and checksum, and that every place and id is within bounds.
+// and checksum, and that every place and id is within bounds. The table
+// refers to body's bytes (and writes its slots and places there), which
+// must stay as long as it does.
 func decodeTable(body, log []byte) (sideTable, sideLog, bool) {
 	var t sideTable
 	var l sideLog
@@ -167,14 +184,19 @@ func decodeTable(body, log []byte) (sideTable, sideLog, bool) {
 	l.entries = r.Int(1 << 40)
 	t.seed = r.Uint64()
 	n := r.Int(r.Len() / 16)
+	pad := int(r.Byte())
+	r.Next(pad)
 	slots, places := r.Next(8*n), r.Next(8*n)
-	t.ids = bytes.Clone(r.Bytes())
-	if r.Done() != nil || n < 16 || bits.OnesCount(uint(n)) != 1 || !lastSegmentIs(log, l) {
+	ids := r.Bytes()
+	if r.Done() != nil || pad >= 8 || n < 16 || bits.OnesCount(uint(n)) != 1 || !lastSegmentIs(log, l) {
 		return t, l, false
 	}
-	t.slots, t.places = make([]uint64, n), make([]uint64, n)
+	// The ids' capacity is their length: an id put later is appended to
+	// a copy, not written over what follows them.
+	t.ids = ids[:len(ids):len(ids)]
+	t.slots, t.places = words(slots), words(places)
 	for i := range n {
-		s, p := binary.LittleEndian.Uint64(slots[8*i:]), binary.LittleEndian.Uint64(places[8*i:])
+		s, p := t.slots[i], t.places[i]
 		if s > slotGone {
 			// In bounds is enough: reads past there give nothing
 			// (uvarintBytes), and an id not as saved is not found.
@@ -186,10 +208,29 @@ func decodeTable(body, log []byte) (sideTable, sideLog, bool) {
 		if s != slotEmpty {
 			t.used++
 		}
-		t.slots[i], t.places[i] = s, p
 	}
 	return t, l, 2*t.used <= n
 }
+
+// words is b's little-endian uint64s: b itself, where this machine's
+// order is little-endian and b is aligned, else a copy.
+func words(b []byte) []uint64 {
+	if len(b) == 0 {
+		return nil
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if littleEndian && uintptr(p)%8 == 0 {
+		return unsafe.Slice((*uint64)(p), len(b)/8)
+	}
+	w := make([]uint64, len(b)/8)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return w
+}
+
+// littleEndian is whether this machine stores a uint64's low byte first.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // lastSegmentIs reports whether log is as long as l says and ends with a
 // whole segment of l's generation where l says it begins.

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/errdocs/errdocs/generator/record"
 )
@@ -65,6 +67,9 @@ func TestSideTableSaved(t *testing.T) {
 		if got := stateOf(ix); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: reopened from its table to %d entries, want %d (or other entries, or another key)", round, got.n, want.n)
 		}
+		if !tableInPlace(ix) {
+			t.Fatalf("round %d: the saved table's slots were copied, not used where the file is mapped", round)
+		}
 		for _, r := range cur {
 			if !ix.Has(r.ID) {
 				t.Fatalf("round %d: %s not found through the saved table", round, r.ID)
@@ -94,6 +99,68 @@ func TestSideTableSaved(t *testing.T) {
 	defer ix.Close()
 	if !fromTable {
 		t.Fatal("a sync that changed nothing did not save the missing table")
+	}
+}
+
+// tableInPlace reports whether the index's slots and places lie in its
+// mapping of the saved table.
+func tableInPlace(ix *Index) bool {
+	if ix.tableMap == nil {
+		return false
+	}
+	m := ix.tableMap.Bytes()
+	lo, hi := uintptr(unsafe.Pointer(&m[0])), uintptr(unsafe.Pointer(&m[len(m)-1]))
+	in := func(w []uint64) bool {
+		p := uintptr(unsafe.Pointer(&w[0]))
+		return p >= lo && p <= hi
+	}
+	return in(ix.side.slots) && in(ix.side.places)
+}
+
+// TestSideTableWrittenCopyOnWrite checks that a table used where the file
+// is mapped and then changed by a sync leaves the file it was read from as
+// it was, and that the next opening reads the changes from the new table.
+func TestSideTableWrittenCopyOnWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := genRecords(300, 7)
+	if _, err := ix.Sync(Records(recs)); err != nil {
+		t.Fatal(err)
+	}
+	ix, fromTable := reopen(t, ix)
+	if !fromTable || !tableInPlace(ix) {
+		t.Fatal("the saved table was not used where it is mapped")
+	}
+	// The file as it was, kept under a second name: the sync below
+	// replaces the table's name, not its bytes.
+	table := filepath.Join(dir, tableFile)
+	before, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(t.TempDir(), "old-table")
+	if err := os.Link(table, old); err != nil {
+		t.Fatal(err)
+	}
+	recs[5].Documentation += " edited"
+	cur := append(recs[:10:10], recs[11:]...) // one deleted: its slot is written
+	if _, err := ix.Sync(Records(cur)); err != nil {
+		t.Fatal(err)
+	}
+	want := stateOf(ix)
+	if after, err := os.ReadFile(old); err != nil || !bytes.Equal(after, before) {
+		t.Fatalf("the mapped table file changed under its copy-on-write mapping (err %v)", err)
+	}
+	ix, fromTable = reopen(t, ix)
+	defer ix.Close()
+	if got := stateOf(ix); !fromTable || !reflect.DeepEqual(got, want) {
+		t.Fatalf("reopened from the new table (%v) to %d entries, want %d", fromTable, got.n, want.n)
+	}
+	if ix.Has(recs[10].ID) {
+		t.Fatal("a deleted record is found after reopening")
 	}
 }
 

@@ -196,6 +196,31 @@ func TestMapFile(t *testing.T) {
 	}
 }
 
+// TestMapPrivate checks that bytes written to a copy-on-write mapping are
+// read back from it and never reach the file.
+func TestMapPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "table")
+	data := Seal(AppendString(Begin(nil, "table", 1), string(bytes.Repeat([]byte("y"), 20000))))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := MapPrivate(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.Bytes()
+	b[len(b)/2] = 'z'
+	if b[len(b)/2] != 'z' {
+		t.Fatal("a byte written to the mapping does not read back")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("the file changed under its copy-on-write mapping (err %v)", err)
+	}
+}
+
 // WriteSealed writes what Seal makes of the pieces put together, and
 // nothing when the file holds those bytes already.
 func TestWriteSealed(t *testing.T) {

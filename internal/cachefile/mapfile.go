@@ -24,6 +24,20 @@ type Mapping struct {
 
 // Map maps the file at path. An empty file maps to no bytes.
 func Map(path string) (*Mapping, error) {
+	return mapFile(path, unix.PROT_READ, unix.MAP_SHARED)
+}
+
+// MapPrivate maps the file at path copy-on-write: its bytes may be
+// written, and a page written is copied into the process's memory, never
+// into the file. A table kept in a cache file is used where it lies and
+// changed in a few places (the side store's table of entries): only the
+// pages changed become fresh memory. Evict must not be used on such a
+// mapping: it would drop the pages written.
+func MapPrivate(path string) (*Mapping, error) {
+	return mapFile(path, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE)
+}
+
+func mapFile(path string, prot, flags int) (*Mapping, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -40,7 +54,7 @@ func Map(path string) (*Mapping, error) {
 	if n < 0 || n > math.MaxInt {
 		return nil, ErrDamaged
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(n), unix.PROT_READ, unix.MAP_SHARED)
+	data, err := unix.Mmap(int(f.Fd()), 0, int(n), prot, flags)
 	if err != nil {
 		return nil, &os.PathError{Op: "mmap", Path: path, Err: err}
 	}
@@ -63,7 +77,8 @@ func MapFile(path, kind string, version uint64) ([]byte, *Mapping, error) {
 	return body, m, nil
 }
 
-// Bytes is the file's content, read-only: writing to it faults.
+// Bytes is the file's content, read-only (writing to it faults) unless
+// mapped by MapPrivate.
 func (m *Mapping) Bytes() []byte { return m.data }
 
 // Close unmaps the file; its bytes, and any string or slice taken from

@@ -53,6 +53,10 @@ func (s *StreamWriter) Write(p []byte) (int, error) {
 	return len(p), s.err
 }
 
+// Len is the number of bytes written so far, header included: where the
+// next Write lands in the file.
+func (s *StreamWriter) Len() uint64 { return s.n }
+
 // Commit seals the file and renames it into place.
 func (s *StreamWriter) Commit() error {
 	s.Write(binary.LittleEndian.AppendUint64(nil, s.n))
