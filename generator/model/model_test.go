@@ -286,6 +286,53 @@ func TestSummaryDecoderSequence(t *testing.T) {
 	}
 }
 
+// TestSummaryDecodeInPlace decodes summaries in place from one buffer, as
+// a rebuild does from the read cache's pack: each is the summary encoded,
+// its own strings are the buffer's bytes (no copy), and its shared values
+// are not (they outlive the buffer in the decoder).
+func TestSummaryDecodeInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var want []Summary
+	var b []byte
+	for i := range 200 {
+		r := wordyRecord(rng, i, 7, 4, 9, 12)
+		r.ErrorCode = fmt.Sprintf("E%d", i%3)
+		s := Summarize(r)
+		want = append(want, s)
+		b = s.AppendBinary(b)
+	}
+	in := func(v string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+		lo := uintptr(unsafe.Pointer(&b[0]))
+		return p >= lo && p < lo+uintptr(len(b))
+	}
+	var d SummaryDecoder
+	rest := b
+	for i, w := range want {
+		got, r, err := d.DecodeInPlace(rest)
+		if err != nil {
+			t.Fatalf("summary %d: %v", i, err)
+		}
+		rest = r
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", w) {
+			t.Fatalf("summary %d decoded %#v\nwant %#v", i, got, w)
+		}
+		for _, own := range []string{got.ID, got.Slug, got.Message, got.ErrorCode, got.groupKey} {
+			if own != "" && !in(own) {
+				t.Fatalf("summary %d: %q was copied, not decoded in place", i, own)
+			}
+		}
+		for _, shared := range append([]string{got.Repo, got.Severity, got.Family, got.Language}, got.Tags...) {
+			if shared != "" && in(shared) {
+				t.Fatalf("summary %d: the shared value %q is the buffer's bytes", i, shared)
+			}
+		}
+	}
+	if len(rest) != 0 {
+		t.Fatalf("%d bytes left", len(rest))
+	}
+}
+
 // wordyRecord is the i'th record of a run to encode and decode: a repo
 // every perRepo records, fewer than maxTags tags of tagValues values, and
 // fewer than maxWords words before its message.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -121,6 +120,12 @@ type readCache struct {
 	// into, used again like the buffers.
 	freeRecords [][]cachedRecord
 	coarse      atomic.Bool // a file's times were whole seconds
+	// pack is the entries packed in one file (readpack.go); names are
+	// the entries served or saved in this build, entryFiles how many of
+	// them are entry files of their own.
+	pack       *readPack
+	names      []entryName
+	entryFiles int
 	// prevCount is how many valid records the previous build took (0:
 	// unknown), so that the tables of a hundred thousand records are made
 	// at their size instead of grown (countPath).
@@ -136,6 +141,7 @@ func newReadCache(dir string) *readCache {
 	cwd, _ := os.Getwd()
 	rc := &readCache{dir: dir, bin: bin, cwd: cwd, missed: map[string]read.FileID{}, verified: map[string]read.FileID{}, staged: map[string]string{}, spoiled: map[string]bool{}}
 	rc.held = map[*[]byte]bool{}
+	rc.pack = openPack(dir, bin)
 	rc.prevYoung = rc.loadYoung()
 	rc.prevCount = rc.loadCount()
 	return rc
@@ -256,10 +262,12 @@ type cachedFile struct {
 	version string // the newest wrapper datasetVersion of its records
 	records []cachedRecord
 	// Served from the cache: n records in body, a checked slice of the
-	// entry's buffer (buf), which the loader releases once it took them.
-	n    int
-	body []byte
-	buf  *[]byte
+	// entry's buffer (buf), which the loader releases once it took them,
+	// or of the pack (inPlace), which stays mapped.
+	n       int
+	body    []byte
+	buf     *[]byte
+	inPlace bool
 	// runs are where each run of decodeRun records begins in body.
 	runs []int
 }
@@ -274,9 +282,15 @@ type cachedRecord struct {
 	keys        validate.Keys      // of a valid one, when the loader asks (loader.bulk)
 }
 
-func (rc *readCache) entryPath(path string) string {
+// entryName is the name of a file's entry.
+func (rc *readCache) entryName(path string) entryName {
 	h := sha256.Sum256([]byte(rc.key(path)))
-	return filepath.Join(rc.dir, hex.EncodeToString(h[:12]))
+	return entryName(h[:nameSize])
+}
+
+// entryPath is where a file's entry file is.
+func (rc *readCache) entryPath(path string) string {
+	return filepath.Join(rc.dir, rc.entryName(path).String())
 }
 
 // key is the name the cache knows a record file by: its absolute path.
@@ -433,26 +447,52 @@ func (rc *readCache) header(b []byte, id read.FileID) []byte {
 // runs of decodeRun (where each run begins is noted) as they are taken
 // into the dataset, and they must not fail there.
 func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
+	name, head := rc.entryName(id.Path), rc.header(nil, id)
+	if data, ok := rc.pack.find(name); ok {
+		f := &cachedFile{inPlace: true}
+		if body, err := cachefile.Open(data, readCacheKind, readCacheVersion); err == nil && f.parse(body, head) {
+			rc.took(name, false)
+			return f, true
+		}
+	}
+	// The pack has no entry made for this identity; an entry file may.
 	f, body, ok := rc.entry(id)
 	if !ok {
 		return nil, false
 	}
+	if !f.parse(body, head) {
+		rc.release(f)
+		return nil, false
+	}
+	rc.took(name, true)
+	return f, true
+}
+
+// parse takes an entry's body apart into f, if the entry was made for
+// the identity whose header is head.
+func (f *cachedFile) parse(body, head []byte) bool {
 	r := cachefile.NewReader(body)
-	if r.Expect(rc.header(nil, id)) {
+	if r.Expect(head) {
 		f.version = r.String()
 		f.n = r.Count()
 		f.body = r.Next(r.Len())
 	}
 	if r.Err() != nil {
-		rc.release(f)
-		return nil, false
+		return false
 	}
 	var err error
-	if f.runs, err = checkCachedRecords(f.body, f.n); err != nil {
-		rc.release(f)
-		return nil, false
+	f.runs, err = checkCachedRecords(f.body, f.n)
+	return err == nil
+}
+
+// took notes an entry served, from an entry file or the pack.
+func (rc *readCache) took(name entryName, file bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.names = append(rc.names, name)
+	if file {
+		rc.entryFiles++
 	}
-	return f, true
 }
 
 // entry reads the entry of a file and returns its body, in a
@@ -494,7 +534,7 @@ func checkCachedRecords(body []byte, n int) (runs []int, err error) {
 		if k%decodeRun == 0 {
 			runs = append(runs, len(body)-r.Len())
 		}
-		if err := decodeCachedRecord(r, nil, &rec); err != nil {
+		if err := decodeCachedRecord(r, nil, false, &rec); err != nil {
 			return nil, err
 		}
 	}
@@ -520,7 +560,7 @@ func (f *cachedFile) decode(dec *model.SummaryDecoder, run int, recs []cachedRec
 	}
 	for range min(decodeRun, f.n-run*decodeRun) {
 		recs = append(recs, cachedRecord{})
-		if err := decodeCachedRecord(r, dec, &recs[len(recs)-1]); err != nil {
+		if err := decodeCachedRecord(r, dec, f.inPlace, &recs[len(recs)-1]); err != nil {
 			return recs, err
 		}
 	}
@@ -541,8 +581,9 @@ func (rc *readCache) records() []cachedRecord {
 }
 
 // decodeCachedRecord decodes the next record of an entry into rec; with
-// no decoder (dec nil) it only checks its form, and sets nothing.
-func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cachedRecord) error {
+// no decoder (dec nil) it only checks its form, and sets nothing. The
+// summary of an entry in the pack (inPlace) holds the pack's bytes.
+func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, inPlace bool, rec *cachedRecord) error {
 	index, line := r.Int(1<<40), r.Int(1<<40)
 	raw := r.Next(32)
 	switch r.Byte() {
@@ -553,7 +594,11 @@ func decodeCachedRecord(r *cachefile.Reader, dec *model.SummaryDecoder, rec *cac
 				return b[n:], err
 			}
 			var err error
-			rec.sum, b, err = dec.Decode(b)
+			if inPlace {
+				rec.sum, b, err = dec.DecodeInPlace(b)
+			} else {
+				rec.sum, b, err = dec.Decode(b)
+			}
 			return b, err
 		})
 		rec.problems, rec.id, rec.rawJSON = nil, "", nil
@@ -747,11 +792,44 @@ func (rc *readCache) save(problems []error, valid int) error {
 			// A file without records.
 			err = cachefile.WriteFile(rc.entryPath(path), (&cachedFile{}).file(func(b []byte) []byte { return rc.header(b, id) }))
 		}
-		if err != nil && first == nil {
+		if err == nil {
+			rc.names = append(rc.names, rc.entryName(path))
+			rc.entryFiles++
+		} else if first == nil {
 			first = err
 		}
 	}
+	if first == nil && rc.entryFiles*repackShare > rc.pack.len() {
+		first = rc.repack()
+	}
 	return first
+}
+
+// repackShare is how many of the pack's entries one entry file stands
+// for when a build asks whether to write a new pack: at half a million
+// records, a new pack is a few hundred megabytes written, and one entry
+// file more is an open and a read.
+var repackShare = 8
+
+// repack writes a new pack of the entries served or saved in this build,
+// and removes the entry files: those it took, and those of files no longer
+// looked at.
+func (rc *readCache) repack() error {
+	if err := writePack(rc.dir, rc.bin, rc.pack, rc.names); err != nil {
+		return err
+	}
+	files, err := os.ReadDir(rc.dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if isEntryFile(f.Name()) {
+			if err := os.Remove(filepath.Join(rc.dir, f.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 var (

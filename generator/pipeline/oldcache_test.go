@@ -51,15 +51,23 @@ func toOldFormat(t *testing.T, dir string) int {
 			os.Remove(p)
 			n++
 			return os.WriteFile(filepath.Join(filepath.Dir(p), "export.gob"), body, 0o644)
+		case packKind: // made since; before it, each entry was a file
+			for _, entry := range unpack(t, filepath.Dir(p)) {
+				data, _ := os.ReadFile(entry)
+				_, body, _ := framed(data)
+				n++
+				if err := os.WriteFile(entry, oldFramed(readCacheKind, body), 0o644); err != nil {
+					return err
+				}
+			}
+			return nil
 		case "side store": // a log: header, then entries as they were
 			old = append([]byte(oldMagic[kind]), body...)
 		default:
-			magic, known := oldMagic[kind]
-			if !known {
+			if _, known := oldMagic[kind]; !known {
 				t.Fatalf("%s: a cache file of kind %q the test does not know", p, kind)
 			}
-			old = append([]byte(magic), body...)
-			old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, crc32.MakeTable(crc32.Castagnoli)))
+			old = oldFramed(kind, body)
 		}
 		if kind == pageCacheKind {
 			os.Remove(p)
@@ -72,6 +80,13 @@ func toOldFormat(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// oldFramed is a file of kind holding body as the errdocs before
+// internal/cachefile framed it.
+func oldFramed(kind string, body []byte) []byte {
+	old := append([]byte(oldMagic[kind]), body...)
+	return binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 // framed takes a cache file apart into kind and body (a log's body is its

@@ -284,10 +284,10 @@ func TestReadCacheBadEntries(t *testing.T) {
 	in, _ := testInput(t)
 	p := newPair(t, in)
 	p.build()
-	// Damaged, cut short or emptied entries are not trusted.
-	// The entries (named by a hash of their file's path), not the files
-	// beside them (the count of records).
-	entries, _ := filepath.Glob(filepath.Join(p.cache, "read", strings.Repeat("[0-9a-f]", 24)))
+	// Damaged, cut short or emptied entries are not trusted. The entries
+	// as files of their own (named by a hash of their file's path), not
+	// in the pack, and not the files beside them (the count of records).
+	entries := unpack(t, filepath.Join(p.cache, "read"))
 	if len(entries) != 3 {
 		t.Fatalf("%d read cache entries, want 3", len(entries))
 	}
@@ -302,6 +302,137 @@ func TestReadCacheBadEntries(t *testing.T) {
 	if o := p.build(); o.rep.Cached != 3 {
 		t.Errorf("entries not made again: %d files from the cache", o.rep.Cached)
 	}
+}
+
+// unpack writes the entries of the read cache's pack in dir as entry
+// files of their own, removes the pack, and returns the files' paths.
+func unpack(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, packFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := decodePack(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for i := range pk.len() {
+		name := entryName(pk.record(i))
+		entry, _ := pk.find(name)
+		path := filepath.Join(dir, name.String())
+		if err := os.WriteFile(path, entry, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	if err := os.Remove(filepath.Join(dir, packFile)); err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// entryFiles are the read cache's entries that are files of their own.
+func entryFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := os.ReadDir(dir)
+	var names []string
+	for _, f := range files {
+		if isEntryFile(f.Name()) {
+			names = append(names, f.Name())
+		}
+	}
+	return names
+}
+
+// TestReadCachePack checks the read cache's pack: written after a build
+// that read the files, serving every unchanged file, shadowed by the
+// entry file of a file changed since, written again once entry files
+// are many, and not trusted where damaged. Each build's site is checked
+// against a build without a cache (pair).
+func TestReadCachePack(t *testing.T) {
+	trustAll(t)
+	in, files := testInput(t)
+	p := newPair(t, in)
+	dir := filepath.Join(p.cache, "read")
+	p.build()
+	pk := openPack(dir, testBinary(t))
+	if pk.len() != 3 || len(entryFiles(t, dir)) != 0 {
+		t.Fatalf("after the first build the pack holds %d entries and %d entry files are left, want 3 and 0", pk.len(), len(entryFiles(t, dir)))
+	}
+	if o := p.build(); o.rep.Cached != 3 {
+		t.Errorf("took %d files from the pack, want 3", o.rep.Cached)
+	}
+	// An edited file's new entry is a file of its own while entry files
+	// are few beside the pack; it shadows the pack's, which no longer
+	// fits the file.
+	old := repackShare
+	repackShare = 0
+	t.Cleanup(func() { repackShare = old })
+	edit := func(k int) {
+		time.Sleep(20 * time.Millisecond) // past the file system's time grain
+		r := files[k][0].(map[string]any)
+		r["documentation"] = r["documentation"].(string) + " Edited."
+		writeRecords(t, filepath.Join(in, fmt.Sprintf("f%d.json", k)), files[k]...)
+	}
+	edit(0)
+	if o := p.build(); o.rep.Cached != 2 {
+		t.Errorf("took %d files from the cache after an edit, want 2", o.rep.Cached)
+	}
+	if n := len(entryFiles(t, dir)); n != 1 {
+		t.Fatalf("%d entry files beside the pack after an edit, want 1", n)
+	}
+	if o := p.build(); o.rep.Cached != 3 {
+		t.Errorf("took %d files from the pack and the edited file's entry, want 3", o.rep.Cached)
+	}
+	// Entry files many beside the pack: a new pack holds them.
+	repackShare = old
+	edit(2)
+	if o := p.build(); o.rep.Cached != 2 {
+		t.Errorf("took %d files from the cache after a second edit, want 2", o.rep.Cached)
+	}
+	if pk, n := openPack(dir, testBinary(t)), len(entryFiles(t, dir)); pk.len() != 3 || n != 0 {
+		t.Fatalf("after the entry files outnumbered the pack's share, the pack holds %d entries and %d entry files are left", pk.len(), n)
+	}
+	if o := p.build(); o.rep.Cached != 3 {
+		t.Errorf("took %d files from the new pack, want 3", o.rep.Cached)
+	}
+	// A byte flipped in one entry: that file alone is read again. A byte
+	// flipped in the index: none is served, and the pack is made again.
+	path := filepath.Join(dir, packFile)
+	data, _ := os.ReadFile(path)
+	pk = decodedPack(t, data)
+	rec := pk.index[packEntrySize+nameSize:]
+	off, length := binary.LittleEndian.Uint64(rec), binary.LittleEndian.Uint64(rec[8:])
+	at := len(data) - len(pk.entries) + int(off+length/2)
+	damage := func(at int) {
+		d := bytes.Clone(data)
+		d[at] ^= 1
+		if err := os.WriteFile(path, d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage(at)
+	if o := p.build(); o.rep.Cached != 2 {
+		t.Errorf("took %d files with one entry of the pack damaged, want 2", o.rep.Cached)
+	}
+	data, _ = os.ReadFile(path)
+	damage(len(data) - len(decodedPack(t, data).entries) - 20)
+	if o := p.build(); o.rep.Cached != 0 {
+		t.Errorf("took %d files from a pack whose index is damaged", o.rep.Cached)
+	}
+	if o := p.build(); o.rep.Cached != 3 || openPack(dir, testBinary(t)).len() != 3 {
+		t.Errorf("the pack was not made again: %d files from the cache", o.rep.Cached)
+	}
+}
+
+func decodedPack(t *testing.T, data []byte) *readPack {
+	t.Helper()
+	pk, err := decodePack(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
 }
 
 // writeManifest lists the dataset's files with their sizes and sha256, as
@@ -581,4 +712,14 @@ func TestReadCacheRebuildKeepsUniquenessRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testBinary is the hash the read cache knows this test binary by.
+func testBinary(t *testing.T) [32]byte {
+	t.Helper()
+	bin, err := binaryHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
