@@ -106,6 +106,9 @@ var errShort = errors.New("summary: truncated")
 // are cut from one string per summary: two allocations instead of six.
 var sharedField = [12]bool{1: true, 4: true, 5: true, 6: true, 8: true, 9: true}
 
+// messageField is the message's place among the binary form's strings.
+const messageField = 3
+
 // Decode decodes the summary at the start of b and returns the rest of b.
 // The summary's strings are copies: b may be used again.
 func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
@@ -114,11 +117,13 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 
 // DecodeInPlace is Decode for b whose bytes are never written again and
 // stay as long as the summary (a mapped cache file kept mapped): the
-// summary's own strings (id, slug, message, code, time, group key) are
-// b's bytes, not copies. A rebuild decodes half a million summaries from
-// its cache, and the fresh memory for their copies cost more than the
-// decoding. Shared values are copied all the same: they outlive b in the
-// decoder.
+// summary's message is b's bytes, not a copy. A rebuild decodes half a
+// million summaries from its cache, and the fresh memory for their
+// messages cost more than the decoding. The other strings are copied
+// all the same: the model sorts, groups and hashes every summary's id,
+// slug, time and group key, and those stay close together in the
+// decoder's blocks; a rebuild reads few messages, those of the pages it
+// renders.
 func (d *SummaryDecoder) DecodeInPlace(b []byte) (Summary, []byte, error) {
 	return d.decode(b, true)
 }
@@ -163,11 +168,13 @@ func (d *SummaryDecoder) decode(b []byte, inPlace bool) (Summary, []byte, error)
 	for i := range raw {
 		raw[i] = next()
 	}
-	var f [12]string
+	var message []byte
 	if inPlace {
-		f = d.stringsInPlace(&raw, shared)
-	} else {
-		f = d.strings(&raw, shared)
+		message, raw[messageField] = raw[messageField], nil
+	}
+	f := d.strings(&raw, shared)
+	if len(message) > 0 {
+		f[messageField] = unsafe.String(&message[0], len(message))
 	}
 	s.ID, s.Repo, s.Slug, s.Message, s.Severity, s.ErrorType = f[0], f[1], f[2], f[3], f[4], f[5]
 	s.ErrorClass, s.ErrorCode, s.Family, s.Language, s.AnalyzedAt, s.groupKey = f[6], f[7], f[8], f[9], f[10], f[11]
@@ -225,21 +232,6 @@ func (d *SummaryDecoder) strings(raw *[12][]byte, shared func([]byte) string) [1
 			f[i+1] = d.sharedValue(i+1, v, shared)
 		} else {
 			f[i+1], own = own[:len(v)], own[len(v):]
-		}
-	}
-	return f
-}
-
-// stringsInPlace are a summary's strings made from their bytes (raw) as
-// strings does, except that the fields not shared are raw's bytes.
-func (d *SummaryDecoder) stringsInPlace(raw *[12][]byte, shared func([]byte) string) [12]string {
-	var f [12]string
-	for i, v := range raw {
-		switch {
-		case sharedField[i]:
-			f[i] = d.sharedValue(i, v, shared)
-		case len(v) > 0:
-			f[i] = unsafe.String(&v[0], len(v))
 		}
 	}
 	return f
