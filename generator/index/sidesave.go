@@ -114,8 +114,9 @@ func (ix *Index) writeTable() error {
 		buf = flushFull(w, buf)
 	}
 	w.Write(buf)
-	w.Write(binary.AppendUvarint(nil, uint64(len(t.ids))))
+	w.Write(binary.AppendUvarint(nil, uint64(t.idBytes())))
 	w.Write(t.ids)
+	w.Write(t.added)
 	return w.Commit()
 }
 
@@ -191,9 +192,7 @@ func decodeTable(body, log []byte) (sideTable, sideLog, bool) {
 	if r.Done() != nil || pad >= 8 || n < 16 || bits.OnesCount(uint(n)) != 1 || !lastSegmentIs(log, l) {
 		return t, l, false
 	}
-	// The ids' capacity is their length: an id put later is appended to
-	// a copy, not written over what follows them.
-	t.ids = ids[:len(ids):len(ids)]
+	t.ids = ids // an id put later is appended to t.added
 	t.slots, t.places = words(slots), words(places)
 	for i := range n {
 		s, p := t.slots[i], t.places[i]

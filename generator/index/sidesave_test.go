@@ -151,6 +151,9 @@ func TestSideTableWrittenCopyOnWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := stateOf(ix)
+	if m := ix.tableMap.Bytes(); len(ix.side.ids) == 0 || &ix.side.ids[0] != &m[len(m)-12-len(ix.side.ids)] {
+		t.Fatal("the saved ids were copied when an edited record's id was put again")
+	}
 	if after, err := os.ReadFile(old); err != nil || !bytes.Equal(after, before) {
 		t.Fatalf("the mapped table file changed under its copy-on-write mapping (err %v)", err)
 	}

@@ -18,7 +18,7 @@ import (
 // copied id each), for a build that then looks up every record's sort key
 // and changes one. The table is two slices of integers, sixteen bytes a
 // slot at most half full, and the ids copied one after the other into
-// one slice of bytes: none of it the collector needs to scan. The ids are
+// slices of bytes: none of it the collector needs to scan. The ids are
 // copies because a lookup compares them: in the mapping they lie among
 // the doc data, a page (and a TLB miss) apart, and half a million lookups
 // of them cost twice what the map's did.
@@ -30,9 +30,13 @@ type sideTable struct {
 	slots  []uint64 // slotEmpty, slotGone, or tag<<48 | the id's offset in ids
 	places []uint64 // by slot: where the entry is (mapping<<36 | offset)
 	ids    []byte   // the ids of the slots, each length first
-	used   int      // slots not empty: live places and gone ones
-	live   int      // live places
-	heap   map[string]sideEntry
+	// added are the ids put since ids was made, at offsets from
+	// len(ids) on: ids may be the saved table's mapped bytes
+	// (sidesave.go), and one put appended to them copied them all.
+	added []byte
+	used  int // slots not empty: live places and gone ones
+	live  int // live places
+	heap  map[string]sideEntry
 	// seed keys the hash of ids. It is random, so that no dataset's ids
 	// can be chosen to collide, and kept with the table when it is saved
 	// (sidesave.go): the runtime's own hash (hash/maphash) differs from
@@ -65,12 +69,12 @@ func newSideTable(n int) sideTable {
 // ids for about as many ids as it holds now per slot, or 20 bytes an id.
 func (t *sideTable) grow(n int) {
 	size := 1 << max(4, bits.Len(uint(2*n)))
-	oldSlots, oldPlace, oldIDs := t.slots, t.places, t.ids
+	old := *t
 	t.slots, t.places, t.used, t.live = make([]uint64, size), make([]uint64, size), 0, 0
-	t.ids = make([]byte, 0, max(20*n, len(oldIDs)*size/max(1, len(oldSlots))))
-	for i, s := range oldSlots {
+	t.ids, t.added = nil, make([]byte, 0, max(20*n, old.idBytes()*size/max(1, len(old.slots))))
+	for i, s := range old.slots {
 		if s > slotGone {
-			t.insert(idIn(oldIDs, s), oldPlace[i])
+			t.insert(old.id(s), old.places[i])
 		}
 	}
 }
@@ -105,11 +109,18 @@ func (t *sideTable) at(p uint64) []byte {
 	return t.maps[m][off:]
 }
 
-// idIn is the id a slot names in ids.
-func idIn(ids []byte, slot uint64) string {
-	idb, _ := uvarintBytes(ids[slot&^tagMask:])
+// id is the id a slot names.
+func (t *sideTable) id(slot uint64) string {
+	ids, off := t.ids, slot&^tagMask
+	if off >= uint64(len(ids)) {
+		ids, off = t.added, off-uint64(len(ids))
+	}
+	idb, _ := uvarintBytes(ids[off:])
 	return unsafe.String(unsafe.SliceData(idb), len(idb))
 }
+
+// idBytes is the length of the ids' bytes, ids and added.
+func (t *sideTable) idBytes() int { return len(t.ids) + len(t.added) }
 
 // uvarintBytes splits a length-prefixed byte string off b; a length
 // past b's end gives nothing.
@@ -138,7 +149,7 @@ func (t *sideTable) find(id string) (at, free int) {
 			if free < 0 {
 				free = int(i)
 			}
-		case p&tagMask == tag && idIn(t.ids, p) == id:
+		case p&tagMask == tag && t.id(p) == id:
 			return int(i), free
 		}
 	}
@@ -155,10 +166,10 @@ func (t *sideTable) insertAt(free int, id string, p uint64) {
 	if t.slots[free] == slotEmpty {
 		t.used++
 	}
-	t.slots[free] = tagOf(t.hash(id)) | uint64(len(t.ids))
+	t.slots[free] = tagOf(t.hash(id)) | uint64(t.idBytes())
 	t.places[free] = p
-	t.ids = binary.AppendUvarint(t.ids, uint64(len(id)))
-	t.ids = append(t.ids, id...)
+	t.added = binary.AppendUvarint(t.added, uint64(len(id)))
+	t.added = append(t.added, id...)
 	t.live++
 }
 
@@ -250,7 +261,7 @@ func (t *sideTable) place(id string, m, off int) error {
 // ids are only appended to, or left behind for new ones when it grows.
 func (t *sideTable) eachID(f func(id string) bool) {
 	for _, s := range t.slots {
-		if s > slotGone && !f(idIn(t.ids, s)) {
+		if s > slotGone && !f(t.id(s)) {
 			return
 		}
 	}
