@@ -37,12 +37,12 @@ import (
 //
 //	binary[32] uvarint(n) (name[nameSize] offset(uint64le) length(uint64le))[n]
 //
-// binary is the hash of the errdocs that wrote it (every entry's header
-// holds it too): a new errdocs leaves the pack unread, rather than
-// checking every entry to find that none is its own.
-// sorted by name, each entry's offset counted from the end of the sealed
-// index; an entry is an entry file's bytes, sealed as one: a damaged entry
-// fails its own checksum only.
+// The records are sorted by name, and each entry's offset is counted from
+// the end of the sealed index. An entry is an entry file's bytes, sealed
+// as one: a damaged entry fails its own checksum only. binary is the hash
+// of the errdocs that wrote the pack (every entry's header holds it too):
+// a new errdocs leaves the pack unread, rather than checking every entry
+// to find that none is its own.
 const (
 	packFile      = "pack"
 	packKind      = "read pack"
