@@ -806,9 +806,9 @@ func (rc *readCache) save(problems []error, valid int) error {
 }
 
 // repackShare is how many of the pack's entries one entry file stands
-// for when a build asks whether to write a new pack: at half a million
-// records, a new pack is a few hundred megabytes written, and one entry
-// file more is an open and a read.
+// for when a build asks whether to write a new pack: a new pack copies
+// every entry, and one entry file more costs a rebuild an open and a
+// read.
 var repackShare = 8
 
 // repack writes a new pack of the entries served or saved in this build,
