@@ -117,8 +117,8 @@ func (d *SummaryDecoder) Decode(b []byte) (Summary, []byte, error) {
 
 // DecodeInPlace is Decode for b whose bytes are never written again and
 // stay as long as the summary (a mapped cache file kept mapped): the
-// summary's message is b's bytes, not a copy. A rebuild decodes half a
-// million summaries from its cache, and the fresh memory for their
+// summary's message is b's bytes, not a copy. A rebuild decodes every
+// record's summary from its cache, and the fresh memory for their
 // messages cost more than the decoding. The other strings are copied
 // all the same: the model sorts, groups and hashes every summary's id,
 // slug, time and group key, and those stay close together in the

@@ -288,9 +288,9 @@ func (rc *readCache) entryName(path string) entryName {
 	return entryName(h[:nameSize])
 }
 
-// entryPath is where a file's entry file is.
-func (rc *readCache) entryPath(path string) string {
-	return filepath.Join(rc.dir, rc.entryName(path).String())
+// entryFile is where the entry file of that name is.
+func (rc *readCache) entryFile(name entryName) string {
+	return filepath.Join(rc.dir, name.String())
 }
 
 // key is the name the cache knows a record file by: its absolute path.
@@ -456,7 +456,7 @@ func (rc *readCache) load(id read.FileID) (*cachedFile, bool) {
 		}
 	}
 	// The pack has no entry made for this identity; an entry file may.
-	f, body, ok := rc.entry(id)
+	f, body, ok := rc.entry(name)
 	if !ok {
 		return nil, false
 	}
@@ -495,10 +495,10 @@ func (rc *readCache) took(name entryName, file bool) {
 	}
 }
 
-// entry reads the entry of a file and returns its body, in a
+// entry reads the entry file of that name and returns its body, in a
 // cachedFile that holds it.
-func (rc *readCache) entry(id read.FileID) (f *cachedFile, body []byte, ok bool) {
-	path := rc.entryPath(id.Path)
+func (rc *readCache) entry(name entryName) (f *cachedFile, body []byte, ok bool) {
+	path := rc.entryFile(name)
 	buf := rc.buffer()
 	body, next, err := cachefile.ReadFileInto(path, readCacheKind, readCacheVersion, *buf)
 	*buf = next
@@ -784,16 +784,17 @@ func (rc *readCache) save(problems []error, valid int) error {
 			continue
 		}
 		var err error
+		name := rc.entryName(path)
 		if tmp, ok := rc.staged[path]; ok {
-			if err = os.Rename(tmp, rc.entryPath(path)); err == nil {
+			if err = os.Rename(tmp, rc.entryFile(name)); err == nil {
 				delete(rc.staged, path)
 			}
 		} else {
 			// A file without records.
-			err = cachefile.WriteFile(rc.entryPath(path), (&cachedFile{}).file(func(b []byte) []byte { return rc.header(b, id) }))
+			err = cachefile.WriteFile(rc.entryFile(name), (&cachedFile{}).file(func(b []byte) []byte { return rc.header(b, id) }))
 		}
 		if err == nil {
-			rc.names = append(rc.names, rc.entryName(path))
+			rc.names = append(rc.names, name)
 			rc.entryFiles++
 		} else if first == nil {
 			first = err

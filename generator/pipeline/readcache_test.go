@@ -424,6 +424,17 @@ func TestReadCachePack(t *testing.T) {
 	if o := p.build(); o.rep.Cached != 3 || openPack(dir, testBinary(t)).len() != 3 {
 		t.Errorf("the pack was not made again: %d files from the cache", o.rep.Cached)
 	}
+	// A file gone from the dataset: the next new pack leaves its entry out.
+	if err := os.Remove(filepath.Join(in, "f2.json")); err != nil {
+		t.Fatal(err)
+	}
+	edit(0)
+	if o := p.build(); o.rep.Cached != 1 {
+		t.Errorf("took %d files from the cache after a file was removed and another edited, want 1", o.rep.Cached)
+	}
+	if n := openPack(dir, testBinary(t)).len(); n != 2 {
+		t.Errorf("the new pack holds %d entries, want 2: the removed file's entry is kept", n)
+	}
 }
 
 func decodedPack(t *testing.T, data []byte) *readPack {

@@ -19,8 +19,8 @@ import (
 // The read cache's entries live in one file, the pack, mapped once, and a
 // served file's summaries are decoded in place from it: their messages
 // are the mapping's bytes (model.SummaryDecoder.DecodeInPlace). Read into
-// the heap, half a million summaries' messages and the buffers they were
-// read into were fresh memory, which on a virtual machine costs more than
+// the heap, every summary's message and the buffers the entries were read
+// into were fresh memory, which on a virtual machine costs more than
 // decoding them (BENCHMARKS.md); thousands of entry files mapped one by one
 // waited on the thread that faults in the heap ahead
 // (internal/hugepages), which holds the process's memory map.
