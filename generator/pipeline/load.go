@@ -55,6 +55,10 @@ type loader struct {
 	bulk  *validate.Bulk
 	lines []int32
 	held  []heldReject
+	// expect is the previous build's record count, when the rules wait:
+	// the tables are made that large (prepare) by the consumer, which
+	// alone uses them, and the validators make each record's keys.
+	expect int
 
 	queue, work chan *batch
 	validators  sync.WaitGroup
@@ -99,9 +103,7 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 		queue: make(chan *batch, 4*c.Workers), work: make(chan *batch, 4*c.Workers),
 		cur: &batch{done: make(chan struct{})}, consumed: make(chan struct{})}
 	if rc != nil && rc.prevCount > 0 {
-		l.ds.grow(rc.prevCount)
-		l.bulk = validate.NewBulk(rc.prevCount)
-		l.lines = make([]int32, 0, rc.prevCount)
+		l.expect = rc.prevCount
 	}
 	for w := 0; w < c.Workers; w++ {
 		l.validators.Add(1)
@@ -109,6 +111,17 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 	}
 	go l.consume()
 	return l
+}
+
+// prepare makes the dataset's tables room for n records, and the tables
+// of the rules that wait: on the consumer's goroutine, beside the reading
+// of the first files, since clearing them (the summaries' array holds a
+// few hundred bytes a record) took the whole machine's time before the
+// reading began.
+func (l *loader) prepare(n int) {
+	l.ds.grow(n)
+	l.bulk = validate.NewBulk(n)
+	l.lines = make([]int32, 0, n)
 }
 
 // validate validates the batches of work, and decodes the records of
@@ -125,7 +138,7 @@ func (l *loader) validate() {
 			if len(b.cached.runs) > 0 {
 				b.decoded, b.decodeErr = b.cached.decode(&dec, b.run, l.rc.records())
 			}
-			if l.bulk != nil {
+			if l.expect > 0 {
 				for k := range b.decoded {
 					if r := &b.decoded[k]; r.problems == nil {
 						r.keys = validate.KeysOf(r.sum.ID, r.sum.Repo, r.sum.Slug)
@@ -141,7 +154,7 @@ func (l *loader) validate() {
 			ck.id, ck.problems = rec.ID, problems
 			if len(problems) == 0 {
 				ck.sum = dec.Compact(model.Summarize(&rec))
-				if l.bulk != nil {
+				if l.expect > 0 {
 					ck.keys = validate.KeysOf(rec.ID, rec.Repo, rec.Slug)
 				}
 			}
@@ -155,6 +168,9 @@ func (l *loader) validate() {
 func (l *loader) consume() {
 	defer close(l.consumed)
 	defer l.staged()
+	if l.expect > 0 {
+		l.prepare(l.expect)
+	}
 	for b := range l.queue {
 		<-b.done
 		if b.cached != nil {
