@@ -565,9 +565,15 @@ func siteCachePath(cacheDir, kind, out string) string {
 // the order a process first meets them, so the same cache would make other
 // bytes after a build that used other gob types first, and a rebuild that
 // changed nothing would write it again.
+//
+// The tables of every record (the record pages', the records' hashes)
+// come first: a rebuild that changed a few records leaves them the same
+// length, and the file is patched where it stands (cachefile.SealedWriter)
+// unless bytes shift; the tables of the other files, which change more
+// often and in length, come after them. Version 6: in that order.
 const (
 	pageCacheKind    = "pages"
-	pageCacheVersion = 5
+	pageCacheVersion = 6
 )
 
 // pageTables are a page cache's tables of every file but the search
@@ -593,7 +599,7 @@ func (t pageTables) pieces(export entryMap) [][]byte {
 	eb := export.encode()
 	head := cachefile.Begin(nil, pageCacheKind, pageCacheVersion)
 	out := [][]byte{}
-	for _, table := range [][][]byte{{t.entries}, t.records, {eb}, t.indexed} {
+	for _, table := range [][][]byte{t.records, t.indexed, {t.entries}, {eb}} {
 		n := 0
 		for _, p := range table {
 			n += len(p)
@@ -654,10 +660,11 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		return nil, err
 	}
 	r := cachefile.NewReader(body)
-	var tables [4][]byte // entries, records, export, indexed
+	var tables [4][]byte // records, indexed, entries, export
 	for k := range tables {
 		tables[k] = r.Bytes()
 	}
+	records, indexed, entries, exported := tables[0], tables[1], tables[2], tables[3]
 	pc := &pageCache{Unusable: int(r.Varint())}
 	copy(pc.IndexKey[:], r.Next(32))
 	pc.Marker.Size, pc.Marker.ModTime, pc.Marker.Ino = r.Varint(), r.Varint(), r.Uvarint()
@@ -670,12 +677,12 @@ func decodePageCache(data []byte) (*pageCache, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		pc.indexed, ierr = decodeIndexedTable(tables[3])
-		xerr = export.decode(tables[2])
+		pc.indexed, ierr = decodeIndexedTable(indexed)
+		xerr = export.decode(exported)
 	}()
-	err = pc.Entries.decode(tables[0])
+	err = pc.Entries.decode(entries)
 	var rerr error
-	pc.records = tables[1]
+	pc.records = records
 	pc.nRecords, rerr = checkRecords(pc.records)
 	wg.Wait()
 	if err != nil || rerr != nil || ierr != nil || xerr != nil || pc.Entries == nil {

@@ -1094,6 +1094,9 @@ func (b *build) finishSaves(sv *nextSaves) {
 		}
 	}()
 	if sv.pc != nil {
+		// The page cache may be patched where it stands, under the
+		// previous one's mapping: nothing may read that any longer.
+		<-b.lookedDone
 		if err := (<-sv.pc).finish(b.next.tail()); err != nil {
 			b.c.cacheProblem("page cache: " + err.Error())
 		}

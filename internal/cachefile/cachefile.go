@@ -341,46 +341,112 @@ func WriteSealed(path string, old []byte, pieces ...[]byte) (wrote bool, err err
 // A SealedWriter writes a sealed file in two steps: the bulk of its bytes
 // as soon as they are known (BeginSealed), the last pieces when they are
 // (Finish), so that writing the bulk can overlap the work that decides
-// the rest. Until Finish renames it into place, the file at path is the
-// old one.
+// the rest. Until Finish, the file at path is the old one.
+//
+// When old is given it must be the file's bytes as they are at path (the
+// caller's mapping of it, say). While the new bytes differ from old's in
+// few places, those places are noted, not written, and Finish writes them
+// into the file where it stands: a large cache that a build changes in a
+// few entries (the page cache, after one record changed) is then not
+// copied into a new file, which would cost as many fresh pages of the
+// kernel's as it has. A build killed while it patches leaves a file whose
+// checksum fails, which the next build ignores; a mapping of the file
+// sees the patched bytes, so the caller must be done with old's bytes
+// before Finish. Past patchShare of the file, the new bytes are written to
+// a new file renamed into place, as WriteFile does.
 type SealedWriter struct {
 	path string
-	old  []byte // the file as it was read
-	// While the pieces repeat old's first bytes they are held, not
-	// written: a file that comes out the same is not written at all.
-	same bool
-	held [][]byte
-	n    int    // bytes held
-	crc  uint32 // of the bytes held
-	s    *StreamWriter
-	err  error
+	old  []byte
+	// patching: the bytes taken so far are old's but for the patches.
+	patching bool
+	patches  []patch
+	patched  int      // bytes in patches
+	held     [][]byte // pieces taken, written if the file is written whole
+	n        int      // bytes taken
+	crc      uint32   // of the bytes taken
+	s        *StreamWriter
+	err      error
 }
+
+// A patch is bytes of the new file at off that old does not hold, copied:
+// old may be a mapping of the file the patches are written into.
+type patch struct {
+	off int
+	b   []byte
+}
+
+// patchShare is the largest share of a file's bytes that Finish writes
+// where the file stands; more is written as a new file.
+const patchShare = 8
+
+// patchUnit is the stretch of bytes compared at once: a page, the least
+// the kernel writes back.
+const patchUnit = 4096
 
 // BeginSealed starts the file at path with pieces, as WriteSealed would
 // write it, for Finish to end. old is as for WriteSealed.
 func BeginSealed(path string, old []byte, pieces ...[]byte) *SealedWriter {
-	w := &SealedWriter{path: path, old: old, same: old != nil}
+	w := &SealedWriter{path: path, old: old, patching: old != nil}
 	w.add(pieces)
 	return w
 }
 
-// Finish appends the last pieces and the seal, and renames the file into
-// place; it writes nothing when old holds exactly the file's bytes.
+// Finish appends the last pieces and the seal, and puts the file in
+// place: patched where it stands, or written anew and renamed. It writes
+// nothing when old holds exactly the file's bytes.
 func (w *SealedWriter) Finish(last ...[]byte) (wrote bool, err error) {
 	w.add(last)
-	if w.same && len(w.old) == w.n+12 {
-		crc := crc32.Update(w.crc, table, w.old[w.n:w.n+8])
-		if binary.LittleEndian.Uint64(w.old[w.n:]) == uint64(w.n) && binary.LittleEndian.Uint32(w.old[w.n+8:]) == crc {
+	var trailer [12]byte
+	binary.LittleEndian.PutUint64(trailer[:], uint64(w.n))
+	binary.LittleEndian.PutUint32(trailer[8:], crc32.Update(w.crc, table, trailer[:8]))
+	w.note(trailer[:])
+	if w.patching {
+		if len(w.patches) == 0 && len(w.old) == w.n {
 			return false, nil
+		}
+		if err := w.patch(); err == nil || err != errMoved {
+			return err == nil, err
 		}
 	}
 	if !w.stream() {
 		return false, w.err
 	}
-	if err := w.s.Commit(); err != nil {
+	if err := w.s.commitSealed(); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// errMoved says the file at path is not the one old was read from.
+var errMoved = errors.New("cache file: not the file it was read as")
+
+// patch writes the patches into the file at path and cuts it to the new
+// length. A file of another size than old is not touched (errMoved); one
+// that fails half-patched is removed, not left for a checksum to catch.
+func (w *SealedWriter) patch() error {
+	f, err := os.OpenFile(w.path, os.O_WRONLY, 0)
+	if err != nil {
+		return errMoved
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(w.old)) {
+		f.Close()
+		return errMoved
+	}
+	for _, p := range w.patches {
+		if _, err = f.WriteAt(p.b, int64(p.off)); err != nil {
+			break
+		}
+	}
+	if err == nil && w.n < len(w.old) {
+		err = f.Truncate(int64(w.n))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(w.path)
+	}
+	return err
 }
 
 // Abort drops what was written; the file at path stays as it was.
@@ -390,26 +456,55 @@ func (w *SealedWriter) Abort() {
 	}
 }
 
-// add takes pieces: held while they repeat old, written otherwise.
+// add takes pieces: noted against old while patching, written otherwise.
 func (w *SealedWriter) add(pieces [][]byte) {
 	for _, p := range pieces {
-		if w.same && w.n+len(p) <= len(w.old) && bytes.Equal(w.old[w.n:w.n+len(p)], p) {
-			w.held = append(w.held, p)
-			w.n += len(p)
-			w.crc = crc32.Update(w.crc, table, p)
-			continue
+		w.crc = crc32.Update(w.crc, table, p)
+		w.note(p)
+	}
+}
+
+// note takes p, whose checksum the caller took (or which is the seal).
+func (w *SealedWriter) note(p []byte) {
+	if w.patching {
+		w.held = append(w.held, p)
+		w.diff(p)
+		w.n += len(p)
+		if w.patched <= len(w.old)/patchShare {
+			return
 		}
-		w.same = false
-		if w.stream() {
-			w.s.Write(p)
+		// Too much changed: the file is written anew.
+		w.patching, w.patches = false, nil
+		w.stream()
+		return
+	}
+	w.n += len(p)
+	if w.stream() {
+		w.s.Write(p)
+	}
+}
+
+// diff notes the stretches of p, taken at w.n, that old does not hold.
+func (w *SealedWriter) diff(p []byte) {
+	for at := 0; at < len(p); {
+		off := w.n + at
+		end := min(len(p), at+patchUnit-off%patchUnit)
+		if off+end-at > len(w.old) || !bytes.Equal(p[at:end], w.old[off:off+end-at]) {
+			w.patched += end - at
+			if k := len(w.patches) - 1; k >= 0 && w.patches[k].off+len(w.patches[k].b) == off {
+				w.patches[k].b = append(w.patches[k].b, p[at:end]...)
+			} else {
+				w.patches = append(w.patches, patch{off, bytes.Clone(p[at:end])})
+			}
 		}
+		at = end
 	}
 }
 
 // stream makes sure the file is being written, the pieces held first.
 func (w *SealedWriter) stream() bool {
 	if w.s == nil && w.err == nil {
-		w.same = false
+		w.patching = false
 		if w.s, w.err = createStream(w.path); w.err != nil {
 			return false
 		}

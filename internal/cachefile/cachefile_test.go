@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/errdocs/errdocs/internal/resident"
@@ -336,5 +337,91 @@ func TestEvictLeavesContent(t *testing.T) {
 	}
 	if !bytes.Equal(m.Bytes(), want) {
 		t.Error("an evicted mapping reads other bytes than the file's")
+	}
+}
+
+// A file that changed in a few places is patched where it stands, also
+// when old is a mapping of it and the pieces are slices of that mapping,
+// as the page cache's are; grown or cut short at its end it is still
+// patched; one that changed in many places, or that is not the file old
+// was read from, is written anew. Each way, the file holds what Seal
+// makes of the pieces.
+func TestSealedPatchedInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	pieces := [][]byte{Begin(nil, "k", 1)}
+	for i := range 64 {
+		pieces = append(pieces, bytes.Repeat([]byte{byte('a' + i%26), byte(i)}, 2048))
+	}
+	if _, err := WriteSealed(path, nil, pieces...); err != nil {
+		t.Fatal(err)
+	}
+	// write finishes a SealedWriter over the file as mapped now, with
+	// pieces made by edit from slices of the mapping, and reports whether
+	// the file stayed the same file (patched) and holds the bytes wanted.
+	write := func(name string, edit func(mapped [][]byte) [][]byte) (inPlace bool) {
+		t.Helper()
+		m, err := Map(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		mapped, at := [][]byte{}, 0
+		for _, p := range pieces {
+			mapped = append(mapped, m.Bytes()[at:at+len(p)])
+			at += len(p)
+		}
+		next := edit(mapped)
+		want := Seal(bytes.Join(next, nil))
+		before, _ := os.Stat(path)
+		if wrote, err := BeginSealed(path, m.Bytes(), next[:len(next)-1]...).Finish(next[len(next)-1]); err != nil || !wrote {
+			t.Fatalf("%s: wrote %v, %v", name, wrote, err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: the file is %d bytes (%v), want the %d Seal makes", name, len(got), err, len(want))
+		}
+		if _, err := Open(got, "k", 1); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		after, _ := os.Stat(path)
+		pieces = next
+		for i := range pieces {
+			pieces[i] = bytes.Clone(pieces[i]) // the mapping goes
+		}
+		return os.SameFile(before, after)
+	}
+	if !write("one piece changed", func(p [][]byte) [][]byte {
+		p[30] = bytes.Repeat([]byte("z"), len(p[30]))
+		return p
+	}) {
+		t.Error("one piece changed: the file was written anew, not patched")
+	}
+	if !write("grown at its end", func(p [][]byte) [][]byte { return append(p, []byte("more")) }) {
+		t.Error("grown at its end: the file was written anew, not patched")
+	}
+	if !write("cut short", func(p [][]byte) [][]byte { return p[:len(p)-3] }) {
+		t.Error("cut short: the file was written anew, not patched")
+	}
+	if write("shifted", func(p [][]byte) [][]byte { return append([][]byte{p[0], []byte("x")}, p[1:]...) }) {
+		t.Error("every byte shifted: the file was patched, not written anew")
+	}
+	// A file replaced since it was read (another size): written anew.
+	m, err := Map(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := bytes.Clone(m.Bytes())
+	m.Close()
+	if err := os.WriteFile(path, []byte("another file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := slices.Clone(pieces)
+	next[5] = []byte("five")
+	want := Seal(bytes.Join(next, nil))
+	if wrote, err := WriteSealed(path, old, next...); err != nil || !wrote {
+		t.Fatalf("replaced file: wrote %v, %v", wrote, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Fatalf("replaced file: the file is %d bytes, want %d", len(got), len(want))
 	}
 }

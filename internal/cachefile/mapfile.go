@@ -14,8 +14,10 @@ import (
 // reading pages the kernel holds in its page cache already (the figures:
 // BENCHMARKS.md). A mapping shares those pages. Its bytes stay valid until
 // Close, also after the file is replaced: cache files are written whole and
-// renamed into place (WriteFile), never rewritten where they stand, and a
-// log (the side store) only grows. A file cut short by another program
+// renamed into place (WriteFile), and a log (the side store) only grows.
+// The one exception is a SealedWriter given the mapped bytes as the old
+// file: its Finish patches the file where it stands, for a caller done
+// with them. A file cut short by another program
 // while mapped would fault; the build's lock on the cache keeps errdocs'
 // own builds from doing that.
 type Mapping struct {

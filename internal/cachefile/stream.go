@@ -63,6 +63,12 @@ func (s *StreamWriter) Commit() error {
 	if s.err == nil {
 		_, s.err = s.w.Write(binary.LittleEndian.AppendUint32(nil, s.crc))
 	}
+	return s.commitSealed()
+}
+
+// commitSealed renames into place a file whose bytes, its seal with them,
+// were written as they are (SealedWriter).
+func (s *StreamWriter) commitSealed() error {
 	if err := s.w.Flush(); s.err == nil {
 		s.err = err
 	}
