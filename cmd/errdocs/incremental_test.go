@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/errdocs/errdocs/internal/corpus"
 )
 
 // fileTimes maps every file of a folder to its modification time.
@@ -218,5 +220,69 @@ func TestTemplatesOverride(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "build", in, "--out", out, "--templates", filepath.Join(dir, "nope")); code != 2 {
 		t.Errorf("missing --templates folder: exit %d, want 2", code)
+	}
+}
+
+// TestOneChangePatchesPageCache rebuilds a generated dataset after one
+// record's documentation grew by a sentence: the page cache, whose tables
+// of every record keep their length, is patched where it stands (the same
+// file, not one written anew), and the site is the one a cold build of
+// the edited dataset makes. Two records' edits in a row are checked, so
+// that a patched cache is itself patched.
+func TestOneChangePatchesPageCache(t *testing.T) {
+	dir := t.TempDir()
+	data := generated(t, dir, "data", 3000, 5)
+	out, cache := filepath.Join(dir, "site"), filepath.Join(dir, "cache")
+	build := func(out, cache string) {
+		t.Helper()
+		if code, _, stderr := runCLI(t, "build", data, "--out", out, "--cache", cache, "--quiet"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	build(out, cache)
+	pageCache := func() os.FileInfo {
+		t.Helper()
+		paths, _ := filepath.Glob(filepath.Join(cache, "pages", "*"))
+		var found []os.FileInfo
+		for _, p := range paths {
+			if fi, err := os.Stat(p); err == nil && filepath.Ext(p) == "" {
+				found = append(found, fi)
+			}
+		}
+		if len(found) != 1 {
+			t.Fatalf("%d page caches in %s (%v), want 1", len(found), cache, paths)
+		}
+		return found[0]
+	}
+	repos, _ := filepath.Glob(filepath.Join(data, "repos", "*", "*.json"))
+	if len(repos) < 2 {
+		t.Fatalf("%d repo files in the generated dataset", len(repos))
+	}
+	for k, repo := range repos[:2] {
+		before := pageCache()
+		b, err := os.ReadFile(repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loc := regexp.MustCompile(`"documentation"\s*:\s*"`).FindIndex(b)
+		if loc == nil {
+			t.Fatalf("no documentation in %s", repo)
+		}
+		at := loc[1]
+		edited := append(append(append([]byte(nil), b[:at]...), "Changed for this test. "...), b[at:]...)
+		if err := os.WriteFile(repo, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := corpus.WriteManifest(data, ""); err != nil {
+			t.Fatal(err)
+		}
+		build(out, cache)
+		if after := pageCache(); !os.SameFile(before, after) {
+			t.Errorf("edit %d: the page cache was written anew (%d bytes, then %d), not patched", k+1, before.Size(), after.Size())
+		}
+	}
+	build(filepath.Join(dir, "cold"), filepath.Join(dir, "cold-cache"))
+	if got, want := siteFiles(t, out), siteFiles(t, filepath.Join(dir, "cold")); !maps(got, want) {
+		t.Error("the site rebuilt over a patched page cache differs from a cold build's")
 	}
 }
