@@ -223,13 +223,14 @@ func TestTemplatesOverride(t *testing.T) {
 	}
 }
 
-// TestOneChangePatchesPageCache rebuilds a generated dataset after one
+// TestOneChangePatchesCaches rebuilds a generated dataset after one
 // record's documentation grew by a sentence: the page cache, whose tables
-// of every record keep their length, is patched where it stands (the same
-// file, not one written anew), and the site is the one a cold build of
-// the edited dataset makes. Two records' edits in a row are checked, so
-// that a patched cache is itself patched.
-func TestOneChangePatchesPageCache(t *testing.T) {
+// of every record keep their length, and the search export's state,
+// whose doc sets keep their places, are patched where they stand (the
+// same files, not ones written anew), and the site is the one a cold
+// build of the edited dataset makes. Two edits in a row are checked, so
+// that patched files are patched again.
+func TestOneChangePatchesCaches(t *testing.T) {
 	dir := t.TempDir()
 	data := generated(t, dir, "data", 3000, 5)
 	out, cache := filepath.Join(dir, "site"), filepath.Join(dir, "cache")
@@ -260,6 +261,10 @@ func TestOneChangePatchesPageCache(t *testing.T) {
 	}
 	for k, repo := range repos[:2] {
 		before := pageCache()
+		stateBefore, err := os.Stat(filepath.Join(cache, "index", "export.state"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := os.ReadFile(repo)
 		if err != nil {
 			t.Fatal(err)
@@ -279,6 +284,9 @@ func TestOneChangePatchesPageCache(t *testing.T) {
 		build(out, cache)
 		if after := pageCache(); !os.SameFile(before, after) {
 			t.Errorf("edit %d: the page cache was written anew (%d bytes, then %d), not patched", k+1, before.Size(), after.Size())
+		}
+		if after, err := os.Stat(filepath.Join(cache, "index", "export.state")); err != nil || !os.SameFile(stateBefore, after) {
+			t.Errorf("edit %d: the search export's state was written anew (%d bytes, then %v), not patched", k+1, stateBefore.Size(), after)
 		}
 	}
 	build(filepath.Join(dir, "cold"), filepath.Join(dir, "cold-cache"))

@@ -26,6 +26,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"unsafe"
 )
 
 const magic = "errdocs cache\n"
@@ -341,19 +342,21 @@ func WriteSealed(path string, old []byte, pieces ...[]byte) (wrote bool, err err
 // A SealedWriter writes a sealed file in two steps: the bulk of its bytes
 // as soon as they are known (BeginSealed), the last pieces when they are
 // (Finish), so that writing the bulk can overlap the work that decides
-// the rest. Until Finish, the file at path is the old one.
+// the rest. Until Finish, the file at path is the old one. The pieces
+// must not change until Finish or Abort.
 //
 // When old is given it must be the file's bytes as they are at path (the
 // caller's mapping of it, say). While the new bytes differ from old's in
-// few places, those places are noted, not written, and Finish writes them
-// into the file where it stands: a large cache that a build changes in a
-// few entries (the page cache, after one record changed) is then not
-// copied into a new file, which would cost as many fresh pages of the
-// kernel's as it has. A build killed while it patches leaves a file whose
-// checksum fails, which the next build ignores; a mapping of the file
-// sees the patched bytes, so the caller must be done with old's bytes
-// before Finish. Past patchShare of the file, the new bytes are written to
-// a new file renamed into place, as WriteFile does.
+// at most half the file, the stretches that differ are noted, not
+// written, and Finish writes them into the file where it stands: a large
+// cache that a build changes in a few places (the page cache after one
+// record changed) is then not copied into a new file, which would cost as
+// many fresh pages of the kernel's as it has. A build killed while it
+// patches leaves a file whose checksum fails, which the next build
+// ignores; a mapping of the file sees the patched bytes, so the caller
+// must be done with old's bytes before Finish. Past half the file, the
+// new bytes are written to a new file renamed into place, as WriteFile
+// does.
 type SealedWriter struct {
 	path string
 	old  []byte
@@ -368,16 +371,18 @@ type SealedWriter struct {
 	err      error
 }
 
-// A patch is bytes of the new file at off that old does not hold, copied:
-// old may be a mapping of the file the patches are written into.
+// A patch is bytes of the new file at off that old does not hold: a
+// stretch of a piece, or a copy of it where the piece lies in old's own
+// bytes (moved there), which an earlier patch could overwrite.
 type patch struct {
 	off int
 	b   []byte
 }
 
 // patchShare is the largest share of a file's bytes that Finish writes
-// where the file stands; more is written as a new file.
-const patchShare = 8
+// where the file stands (one in patchShare); more is written as a new
+// file.
+const patchShare = 2
 
 // patchUnit is the stretch of bytes compared at once: a page, the least
 // the kernel writes back.
@@ -484,21 +489,43 @@ func (w *SealedWriter) note(p []byte) {
 	}
 }
 
-// diff notes the stretches of p, taken at w.n, that old does not hold.
+// diff notes the stretches of p, taken at w.n, that old does not hold,
+// compared a page of the file at a time.
 func (w *SealedWriter) diff(p []byte) {
+	run := -1 // where the stretch that differs began in p
 	for at := 0; at < len(p); {
 		off := w.n + at
 		end := min(len(p), at+patchUnit-off%patchUnit)
-		if off+end-at > len(w.old) || !bytes.Equal(p[at:end], w.old[off:off+end-at]) {
-			w.patched += end - at
-			if k := len(w.patches) - 1; k >= 0 && w.patches[k].off+len(w.patches[k].b) == off {
-				w.patches[k].b = append(w.patches[k].b, p[at:end]...)
-			} else {
-				w.patches = append(w.patches, patch{off, bytes.Clone(p[at:end])})
-			}
+		same := off+end-at <= len(w.old) && bytes.Equal(p[at:end], w.old[off:off+end-at])
+		if !same && run < 0 {
+			run = at
+		}
+		if same && run >= 0 {
+			w.addPatch(w.n+run, p[run:at])
+			run = -1
 		}
 		at = end
 	}
+	if run >= 0 {
+		w.addPatch(w.n+run, p[run:])
+	}
+}
+
+func (w *SealedWriter) addPatch(off int, b []byte) {
+	if overlaps(b, w.old) {
+		b = bytes.Clone(b)
+	}
+	w.patches = append(w.patches, patch{off, b})
+	w.patched += len(b)
+}
+
+// overlaps reports whether a and b share bytes of memory.
+func overlaps(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	a0, b0 := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return a0 < b0+uintptr(len(b)) && b0 < a0+uintptr(len(a))
 }
 
 // stream makes sure the file is being written, the pieces held first.

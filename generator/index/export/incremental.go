@@ -153,7 +153,7 @@ func (ex *Exporter) SaveState(marker string) error {
 type StateSave struct {
 	ex  *Exporter
 	s   exportState
-	w   *cachefile.StreamWriter // nil: nothing pending to save
+	w   *cachefile.SealedWriter // nil: nothing pending to save
 	err error
 }
 
@@ -184,7 +184,7 @@ func (ex *Exporter) BeginSaveState() *StateSave {
 		}
 		ex.pending.numbering = nil
 	}
-	ss.w, ss.err = beginStateFile(dir, s)
+	ss.w = beginStateFile(dir, s)
 	return ss
 }
 

@@ -22,44 +22,44 @@ import (
 // every save and copied them all on every load.
 
 func saveExportState(dir string, s *exportState, marker string) error {
-	w, err := beginStateFile(dir, s)
-	if err != nil {
-		return err
-	}
-	return finishStateFile(w, s, marker)
+	return finishStateFile(beginStateFile(dir, s), s, marker)
 }
 
 // beginStateFile writes the doc sets and the filter sums of s, most of
 // the file and nothing of the site it will describe; finishStateFile
 // adds the rest, with the marker of that site, and puts it in place.
-func beginStateFile(dir string, s *exportState) (*cachefile.StreamWriter, error) {
+// When s kept the doc sets of the state saved before (s.m maps its file),
+// they lie where they lay, and the file is patched where it stands
+// (cachefile.SealedWriter) rather than its tens of megabytes written
+// again: the caller must then be done with the mapping's bytes before
+// finishStateFile.
+func beginStateFile(dir string, s *exportState) *cachefile.SealedWriter {
 	os.Remove(filepath.Join(dir, oldExportStateFile))
-	w, err := cachefile.CreateStream(filepath.Join(dir, exportStateFile), exportStateKind, exportStateVersion)
-	if err != nil {
-		return nil, err
+	var old []byte
+	if s.m != nil {
+		old = s.m.Bytes()
 	}
-	var head [binary.MaxVarintLen64]byte
-	w.Write(binary.AppendUvarint(head[:0], uint64(len(s.Shards))))
+	pieces := [][]byte{cachefile.Begin(nil, exportStateKind, exportStateVersion), binary.AppendUvarint(nil, uint64(len(s.Shards)))}
 	for i := range s.Shards {
-		w.Write(binary.AppendUvarint(head[:0], uint64(len(s.Shards[i].docs))))
-		w.Write(s.Shards[i].docs)
+		pieces = append(pieces, binary.AppendUvarint(nil, uint64(len(s.Shards[i].docs))), s.Shards[i].docs)
 	}
 	var sums []byte
 	if s.Filters != nil {
 		sums = s.Filters.sums
 	}
-	w.Write(binary.AppendUvarint(head[:0], uint64(len(sums))))
-	w.Write(sums)
-	return w, nil
+	pieces = append(pieces, binary.AppendUvarint(nil, uint64(len(sums))), sums)
+	return cachefile.BeginSealed(filepath.Join(dir, exportStateFile), old, pieces...)
 }
 
-func finishStateFile(w *cachefile.StreamWriter, s *exportState, marker string) error {
+func finishStateFile(w *cachefile.SealedWriter, s *exportState, marker string) error {
 	s.Marker = marker
-	if err := gob.NewEncoder(w).Encode(s); err != nil {
+	var rest bytes.Buffer
+	if err := gob.NewEncoder(&rest).Encode(s); err != nil {
 		w.Abort()
 		return err
 	}
-	return w.Commit()
+	_, err := w.Finish(rest.Bytes())
+	return err
 }
 
 // loadExportState maps the state file and decodes it; its doc sets refer
