@@ -363,17 +363,17 @@ type SealedWriter struct {
 	// patching: the bytes taken so far are old's but for the patches.
 	patching bool
 	patches  []patch
-	patched  int      // bytes in patches
-	held     [][]byte // pieces taken, written if the file is written whole
-	n        int      // bytes taken
-	crc      uint32   // of the bytes taken
+	patched  int    // bytes in patches
+	n        int    // bytes taken
+	crc      uint32 // of the bytes taken
 	s        *StreamWriter
 	err      error
 }
 
 // A patch is bytes of the new file at off that old does not hold: a
 // stretch of a piece, or a copy of it where the piece lies in old's own
-// bytes (moved there), which an earlier patch could overwrite.
+// bytes (moved there), which an earlier patch could overwrite, or was
+// taken by Write, whose caller may reuse it.
 type patch struct {
 	off int
 	b   []byte
@@ -404,7 +404,7 @@ func (w *SealedWriter) Finish(last ...[]byte) (wrote bool, err error) {
 	var trailer [12]byte
 	binary.LittleEndian.PutUint64(trailer[:], uint64(w.n))
 	binary.LittleEndian.PutUint32(trailer[8:], crc32.Update(w.crc, table, trailer[:8]))
-	w.note(trailer[:])
+	w.note(trailer[:], false)
 	if w.patching {
 		if len(w.patches) == 0 && len(w.old) == w.n {
 			return false, nil
@@ -412,6 +412,7 @@ func (w *SealedWriter) Finish(last ...[]byte) (wrote bool, err error) {
 		if err := w.patch(); err == nil || err != errMoved {
 			return err == nil, err
 		}
+		w.replay()
 	}
 	if !w.stream() {
 		return false, w.err
@@ -465,22 +466,29 @@ func (w *SealedWriter) Abort() {
 func (w *SealedWriter) add(pieces [][]byte) {
 	for _, p := range pieces {
 		w.crc = crc32.Update(w.crc, table, p)
-		w.note(p)
+		w.note(p, false)
 	}
 }
 
-// note takes p, whose checksum the caller took (or which is the seal).
-func (w *SealedWriter) note(p []byte) {
+// Write takes p as the next bytes of the file, as a piece of BeginSealed
+// or Finish would be, but copies what it keeps of it: p may be used
+// again once Write returns (an encoder's buffer). Its error is the
+// file's first, which Finish returns too.
+func (w *SealedWriter) Write(p []byte) (int, error) {
+	w.crc = crc32.Update(w.crc, table, p)
+	w.note(p, true)
+	return len(p), w.err
+}
+
+// note takes p, whose checksum the caller took (or which is the seal);
+// copying says it must be copied if kept.
+func (w *SealedWriter) note(p []byte, copying bool) {
 	if w.patching {
-		w.held = append(w.held, p)
-		w.diff(p)
+		w.diff(p, copying)
 		w.n += len(p)
-		if w.patched <= len(w.old)/patchShare {
-			return
+		if w.patched > len(w.old)/patchShare {
+			w.replay() // too much changed: the file is written anew
 		}
-		// Too much changed: the file is written anew.
-		w.patching, w.patches = false, nil
-		w.stream()
 		return
 	}
 	w.n += len(p)
@@ -489,9 +497,28 @@ func (w *SealedWriter) note(p []byte) {
 	}
 }
 
+// replay ends the patching: the file is written anew, beginning with the
+// bytes taken so far, which are old's but for the patches.
+func (w *SealedWriter) replay() {
+	w.patching = false
+	if !w.stream() {
+		return
+	}
+	at := 0
+	for _, p := range w.patches {
+		w.s.Write(w.old[at:p.off])
+		w.s.Write(p.b)
+		at = p.off + len(p.b)
+	}
+	if at < w.n {
+		w.s.Write(w.old[at:w.n])
+	}
+	w.patches = nil
+}
+
 // diff notes the stretches of p, taken at w.n, that old does not hold,
 // compared a page of the file at a time.
-func (w *SealedWriter) diff(p []byte) {
+func (w *SealedWriter) diff(p []byte, copying bool) {
 	run := -1 // where the stretch that differs began in p
 	for at := 0; at < len(p); {
 		off := w.n + at
@@ -501,18 +528,18 @@ func (w *SealedWriter) diff(p []byte) {
 			run = at
 		}
 		if same && run >= 0 {
-			w.addPatch(w.n+run, p[run:at])
+			w.addPatch(w.n+run, p[run:at], copying)
 			run = -1
 		}
 		at = end
 	}
 	if run >= 0 {
-		w.addPatch(w.n+run, p[run:])
+		w.addPatch(w.n+run, p[run:], copying)
 	}
 }
 
-func (w *SealedWriter) addPatch(off int, b []byte) {
-	if overlaps(b, w.old) {
+func (w *SealedWriter) addPatch(off int, b []byte, copying bool) {
+	if copying || overlaps(b, w.old) {
 		b = bytes.Clone(b)
 	}
 	w.patches = append(w.patches, patch{off, b})
@@ -528,17 +555,11 @@ func overlaps(a, b []byte) bool {
 	return a0 < b0+uintptr(len(b)) && b0 < a0+uintptr(len(a))
 }
 
-// stream makes sure the file is being written, the pieces held first.
+// stream makes sure the file is being written.
 func (w *SealedWriter) stream() bool {
 	if w.s == nil && w.err == nil {
 		w.patching = false
-		if w.s, w.err = createStream(w.path); w.err != nil {
-			return false
-		}
-		for _, p := range w.held {
-			w.s.Write(p)
-		}
-		w.held = nil
+		w.s, w.err = createStream(w.path)
 	}
 	return w.err == nil
 }

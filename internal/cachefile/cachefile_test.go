@@ -425,3 +425,44 @@ func TestSealedPatchedInPlace(t *testing.T) {
 		t.Fatalf("replaced file: the file is %d bytes, want %d", len(got), len(want))
 	}
 }
+
+// Bytes given to Write through a buffer used again make the file they
+// make as pieces would, patched where it stands when few changed and
+// written anew when many did (replayed from old and the patches taken).
+func TestSealedWriteReusesBuffer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	body := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KB
+	if _, err := WriteSealed(path, nil, Begin(nil, "k", 1), body); err != nil {
+		t.Fatal(err)
+	}
+	for _, every := range []int{len(body), 100} { // a byte changed in every so many
+		old, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := bytes.Clone(body)
+		for k := 0; k < len(next); k += every {
+			next[k] ^= 0xff
+		}
+		before, _ := os.Stat(path)
+		w := BeginSealed(path, old, Begin(nil, "k", 1))
+		buf := make([]byte, 0, 1000)
+		for at := 0; at < len(next); at += cap(buf) {
+			buf = append(buf[:0], next[at:min(len(next), at+cap(buf))]...)
+			w.Write(buf)
+			clear(buf) // the caller's buffer, used again
+		}
+		if wrote, err := w.Finish(); err != nil || !wrote {
+			t.Fatalf("a byte in %d changed: wrote %v, %v", every, wrote, err)
+		}
+		want := Seal(append(Begin(nil, "k", 1), next...))
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+			t.Fatalf("a byte in %d changed: the file is not what Seal makes of the bytes written", every)
+		}
+		after, _ := os.Stat(path)
+		if inPlace := os.SameFile(before, after); inPlace != (every == len(body)) {
+			t.Errorf("a byte in %d changed: patched where it stands %v", every, inPlace)
+		}
+		body = next
+	}
+}

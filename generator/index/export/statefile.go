@@ -53,12 +53,11 @@ func beginStateFile(dir string, s *exportState) *cachefile.SealedWriter {
 
 func finishStateFile(w *cachefile.SealedWriter, s *exportState, marker string) error {
 	s.Marker = marker
-	var rest bytes.Buffer
-	if err := gob.NewEncoder(&rest).Encode(s); err != nil {
+	if err := gob.NewEncoder(w).Encode(s); err != nil {
 		w.Abort()
 		return err
 	}
-	_, err := w.Finish(rest.Bytes())
+	_, err := w.Finish()
 	return err
 }
 
