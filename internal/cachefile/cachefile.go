@@ -354,9 +354,10 @@ func WriteSealed(path string, old []byte, pieces ...[]byte) (wrote bool, err err
 // many fresh pages of the kernel's as it has. A build killed while it
 // patches leaves a file whose checksum fails, which the next build
 // ignores; a mapping of the file sees the patched bytes, so the caller
-// must be done with old's bytes before Finish. Past half the file, the
-// new bytes are written to a new file renamed into place, as WriteFile
-// does.
+// must be done with old's bytes before Finish. Past half the file, or
+// once a piece taken from old's bytes is to lie elsewhere (the bytes
+// shifted), the new bytes are written to a new file renamed into place,
+// as WriteFile does.
 type SealedWriter struct {
 	path string
 	old  []byte
@@ -371,9 +372,9 @@ type SealedWriter struct {
 }
 
 // A patch is bytes of the new file at off that old does not hold: a
-// stretch of a piece, or a copy of it where the piece lies in old's own
-// bytes (moved there), which an earlier patch could overwrite, or was
-// taken by Write, whose caller may reuse it.
+// stretch of a piece, or a copy of it where Write took it, whose caller
+// may reuse it. A piece that lies in old's own bytes elsewhere than it is
+// to lie in the file (moved: the file's bytes shifted) ends the patching.
 type patch struct {
 	off int
 	b   []byte
@@ -483,6 +484,10 @@ func (w *SealedWriter) Write(p []byte) (int, error) {
 // note takes p, whose checksum the caller took (or which is the seal);
 // copying says it must be copied if kept.
 func (w *SealedWriter) note(p []byte, copying bool) {
+	if w.patching && w.moved(p) {
+		// The file's bytes shifted: what follows would all differ.
+		w.replay()
+	}
 	if w.patching {
 		w.diff(p, copying)
 		w.n += len(p)
@@ -538,8 +543,18 @@ func (w *SealedWriter) diff(p []byte, copying bool) {
 	}
 }
 
+// moved reports whether p lies in old's bytes elsewhere than it is to lie
+// in the file; lying where it is to lie, it holds old's bytes there.
+func (w *SealedWriter) moved(p []byte) bool {
+	if !overlaps(p, w.old) {
+		return false
+	}
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(p))) - uintptr(unsafe.Pointer(unsafe.SliceData(w.old)))
+	return at != uintptr(w.n) || len(p) > len(w.old)-w.n
+}
+
 func (w *SealedWriter) addPatch(off int, b []byte, copying bool) {
-	if copying || overlaps(b, w.old) {
+	if copying {
 		b = bytes.Clone(b)
 	}
 	w.patches = append(w.patches, patch{off, b})
@@ -559,7 +574,9 @@ func overlaps(a, b []byte) bool {
 func (w *SealedWriter) stream() bool {
 	if w.s == nil && w.err == nil {
 		w.patching = false
-		w.s, w.err = createStream(w.path)
+		if w.s, w.err = createStream(w.path); w.err == nil {
+			w.s.sealed = true
+		}
 	}
 	return w.err == nil
 }

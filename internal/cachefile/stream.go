@@ -19,7 +19,10 @@ type StreamWriter struct {
 	w    *bufio.Writer
 	n    uint64 // bytes written
 	crc  uint32
-	err  error
+	// sealed: the bytes written carry their own seal (a SealedWriter's,
+	// which took their checksum): none is taken here.
+	sealed bool
+	err    error
 }
 
 // CreateStream begins the file of kind and version at path.
@@ -47,7 +50,9 @@ func (s *StreamWriter) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	s.crc = crc32.Update(s.crc, table, p)
+	if !s.sealed {
+		s.crc = crc32.Update(s.crc, table, p)
+	}
 	s.n += uint64(len(p))
 	_, s.err = s.w.Write(p)
 	return len(p), s.err

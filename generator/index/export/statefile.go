@@ -28,11 +28,11 @@ func saveExportState(dir string, s *exportState, marker string) error {
 // beginStateFile writes the doc sets and the filter sums of s, most of
 // the file and nothing of the site it will describe; finishStateFile
 // adds the rest, with the marker of that site, and puts it in place.
-// When s kept the doc sets of the state saved before (s.m maps its file),
-// they lie where they lay, and the file is patched where it stands
-// (cachefile.SealedWriter) rather than its tens of megabytes written
-// again: the caller must then be done with the mapping's bytes before
-// finishStateFile.
+// When s kept the doc sets of the state saved before (s.m maps its file)
+// and none of the others changed length, they lie where they lay, and the
+// file is patched where it stands (cachefile.SealedWriter) rather than
+// its tens of megabytes written again: the caller must then be done with
+// the mapping's bytes before finishStateFile.
 func beginStateFile(dir string, s *exportState) *cachefile.SealedWriter {
 	os.Remove(filepath.Join(dir, oldExportStateFile))
 	var old []byte
