@@ -116,8 +116,8 @@ func newLoader(c *Config, rep *Report, rejects io.Writer, rc *readCache) *loader
 // prepare makes the dataset's tables room for n records, and the tables
 // of the rules that wait: on the consumer's goroutine, beside the reading
 // of the first files. Made before the reading, clearing them (the
-// summaries' array holds a few hundred bytes a record) kept one core
-// busy and the other idle until it was done.
+// summaries' array above all) kept one core busy and the other idle
+// until it was done.
 func (l *loader) prepare(n int) {
 	l.ds.grow(n)
 	l.bulk = validate.NewBulk(n)

@@ -660,11 +660,7 @@ func decodePageCache(data []byte) (*pageCache, error) {
 		return nil, err
 	}
 	r := cachefile.NewReader(body)
-	var tables [4][]byte // records, indexed, entries, export
-	for k := range tables {
-		tables[k] = r.Bytes()
-	}
-	records, indexed, entries, exported := tables[0], tables[1], tables[2], tables[3]
+	records, indexed, entries, exported := r.Bytes(), r.Bytes(), r.Bytes(), r.Bytes()
 	pc := &pageCache{Unusable: int(r.Varint())}
 	copy(pc.IndexKey[:], r.Next(32))
 	pc.Marker.Size, pc.Marker.ModTime, pc.Marker.Ino = r.Varint(), r.Varint(), r.Uvarint()

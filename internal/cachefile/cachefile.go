@@ -484,9 +484,15 @@ func (w *SealedWriter) Write(p []byte) (int, error) {
 // note takes p, whose checksum the caller took (or which is the seal);
 // copying says it must be copied if kept.
 func (w *SealedWriter) note(p []byte, copying bool) {
-	if w.patching && w.moved(p) {
-		// The file's bytes shifted: what follows would all differ.
-		w.replay()
+	if w.patching {
+		switch inOld, inPlace := w.lies(p); {
+		case inPlace:
+			w.n += len(p) // old's own bytes, where they lie
+			return
+		case inOld:
+			// The file's bytes shifted: what follows would all differ.
+			w.replay()
+		}
 	}
 	if w.patching {
 		w.diff(p, copying)
@@ -543,14 +549,15 @@ func (w *SealedWriter) diff(p []byte, copying bool) {
 	}
 }
 
-// moved reports whether p lies in old's bytes elsewhere than it is to lie
-// in the file; lying where it is to lie, it holds old's bytes there.
-func (w *SealedWriter) moved(p []byte) bool {
+// lies reports whether p lies in old's own bytes, and whether there
+// where it is to lie in the file (at w.n): then it holds old's bytes
+// there, and nothing of it need be compared.
+func (w *SealedWriter) lies(p []byte) (inOld, inPlace bool) {
 	if !overlaps(p, w.old) {
-		return false
+		return false, false
 	}
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(p))) - uintptr(unsafe.Pointer(unsafe.SliceData(w.old)))
-	return at != uintptr(w.n) || len(p) > len(w.old)-w.n
+	return true, at == uintptr(w.n) && len(p) <= len(w.old)-w.n
 }
 
 func (w *SealedWriter) addPatch(off int, b []byte, copying bool) {

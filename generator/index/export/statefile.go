@@ -31,8 +31,8 @@ func saveExportState(dir string, s *exportState, marker string) error {
 // When s kept the doc sets of the state saved before (s.m maps its file)
 // and none of the others changed length, they lie where they lay, and the
 // file is patched where it stands (cachefile.SealedWriter) rather than
-// its tens of megabytes written again: the caller must then be done with
-// the mapping's bytes before finishStateFile.
+// written whole again: the caller must then be done with the mapping's
+// bytes before finishStateFile.
 func beginStateFile(dir string, s *exportState) *cachefile.SealedWriter {
 	os.Remove(filepath.Join(dir, oldExportStateFile))
 	var old []byte
