@@ -82,6 +82,8 @@ type Machine struct {
 	// NewPages is what making a folder and a file in it cost, at the
 	// start and at the end (newPagesCost).
 	NewPages []NewPages `json:"newPages,omitempty"`
+	// PageReporting is the machine's free page reporting (nil: none).
+	PageReporting *PageReporting `json:"pageReporting,omitempty"`
 }
 
 // FreshMemory is one measure of freshMemoryCost, for 1 GB: in 4 KB pages,
@@ -408,6 +410,7 @@ func machine() Machine {
 			}
 		}
 	}
+	m.PageReporting = pageReporting()
 	return m
 }
 

@@ -22,6 +22,9 @@ func report(w io.Writer, r *Results) {
 		fmt.Fprintf(w, "each timed rebuild starts %.0f s after the last build or look at the output ended (-gap)\n", r.GapSeconds)
 	}
 	fmt.Fprintf(w, "machine: %d CPUs, %s memory, %s, %s, %s\n", r.Machine.NumCPU, size(r.Machine.MemBytes), r.Machine.CPU, r.Machine.OS, r.Machine.GoVersion)
+	if line := pageReportingLine(r.Machine.PageReporting); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if len(r.Machine.FreshGB) > 0 {
 		var at []string
 		for _, f := range r.Machine.FreshGB {
@@ -56,6 +59,7 @@ func report(w io.Writer, r *Results) {
 	inputs(w, r.NoChange)
 	machineCost(w, r.NoChange, r.Machine, 0)
 	machineLoad(w, r.NoChange, r.Machine.NumCPU)
+	handedBackLine(w, r.NoChange)
 	fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record changed", secs(r.OneChange), memory(r.OneChange), counts(r.OneChange.Runs))
 	if n := len(r.OneChange.Runs); n > 0 {
 		fmt.Fprintf(w, "  (%s)\n", formatKinds(r.OneChange.Runs[n-1].Kinds))
@@ -66,6 +70,7 @@ func report(w io.Writer, r *Results) {
 	inputs(w, r.OneChange)
 	machineCost(w, r.OneChange, r.Machine, 0)
 	machineLoad(w, r.OneChange, r.Machine.NumCPU)
+	handedBackLine(w, r.OneChange)
 	if n := len(r.OneRemoved.Runs); n > 0 { // none with -warm
 		fmt.Fprintf(w, "%-19s %s  peak RSS %s  files rewritten: %s\n", "one record removed", secs(r.OneRemoved), memory(r.OneRemoved), counts(r.OneRemoved.Runs))
 		last := r.OneRemoved.Runs[n-1]

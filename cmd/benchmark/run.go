@@ -30,10 +30,13 @@ type Run struct {
 	// IdleSeconds is how long nothing ran before a timed rebuild (the
 	// gap, -gap): since the last build or look at the output ended.
 	IdleSeconds float64 `json:"idleSeconds,omitempty"`
-	PeakRSS     int64   `json:"peakRSSBytes"`
-	CPUSeconds  float64 `json:"cpuSeconds"` // user+sys of the child
-	SysSeconds  float64 `json:"sysSeconds"` // of which sys: page faults and file system work
-	PageFaults  int64   `json:"pageFaults"` // minor page faults of the child
+	// HandedBackBytes is the free memory the machine reported to its host
+	// meanwhile (pagereport.go); nil where the kernel does not count it.
+	HandedBackBytes *int64  `json:"handedBackBytes,omitempty"`
+	PeakRSS         int64   `json:"peakRSSBytes"`
+	CPUSeconds      float64 `json:"cpuSeconds"` // user+sys of the child
+	SysSeconds      float64 `json:"sysSeconds"` // of which sys: page faults and file system work
+	PageFaults      int64   `json:"pageFaults"` // minor page faults of the child
 	// AnonHeld is the most anonymous memory (heap, stacks) the build
 	// held at a stage's end, as it reports it (--stats): the fresh memory
 	// it took, whose cost is the machine's (FreshMemory).

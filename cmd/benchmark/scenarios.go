@@ -24,6 +24,8 @@ type scenarios struct {
 	gap    time.Duration // idle before each timed rebuild
 	// busyUntil is when the last build or look at the output ended.
 	busyUntil time.Time
+	// handed follows the memory handed back to the host since then.
+	handed handedBack
 
 	dir, out, cache string
 	label           string               // "run N", for the log
@@ -108,6 +110,7 @@ func (s *scenarios) resume(work string, i int) error {
 func (s *scenarios) build() (Run, error) {
 	r, stdout, err := timed(s.dir, s.bin, "build", s.dataset, "--out", s.out, "--cache", s.cache, "--stats", "--base-url", baseURL)
 	s.busyUntil = time.Now()
+	s.handed.mark()
 	if err != nil {
 		return r, err
 	}
@@ -133,8 +136,12 @@ func (s *scenarios) build() (Run, error) {
 func (s *scenarios) buildSeen(recordPath string, paths int) (Run, []string, error) {
 	time.Sleep(s.gap - time.Since(s.busyUntil))
 	idle := time.Since(s.busyUntil)
+	handed := s.handed.sinceLast()
 	r, err := s.build()
 	r.IdleSeconds = idle.Seconds()
+	if handed >= 0 {
+		r.HandedBackBytes = &handed
+	}
 	if err != nil {
 		return r, nil, err
 	}
@@ -173,7 +180,7 @@ func (s *scenarios) noChangeStep(int) error {
 		return err
 	}
 	s.res.NoChange.Runs = append(s.res.NoChange.Runs, nc)
-	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s, then sync %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.IdleSeconds, nc.SyncSeconds, len(ch))
+	s.logf("%s: no-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s%s, then sync %.1f s), %d files changed", s.label, nc.Seconds, nc.CPUSeconds, nc.SysSeconds, nc.IdleSeconds, handedNote(nc), nc.SyncSeconds, len(ch))
 	if nc.NoChangeMissed != "" {
 		s.logf("%s: the no-change fast path was not taken: %s", s.label, nc.NoChangeMissed)
 	}
@@ -198,7 +205,7 @@ func (s *scenarios) oneChangeStep(i int) error {
 		return err
 	}
 	s.res.OneChange.Runs = append(s.res.OneChange.Runs, oc)
-	s.logf("%s: one-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s, then sync %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SysSeconds, oc.IdleSeconds, oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
+	s.logf("%s: one-change %.2f s (%.2f s CPU, %.2f s of it sys; idle before it %.1f s%s, then sync %.1f s), %d files changed (%s)", s.label, oc.Seconds, oc.CPUSeconds, oc.SysSeconds, oc.IdleSeconds, handedNote(oc), oc.SyncSeconds, len(ch), formatKinds(oc.Kinds))
 	return nil
 }
 
