@@ -144,7 +144,7 @@ func handedBackLine(w io.Writer, s Summary) {
 		return
 	}
 	slices.Sort(all)
-	fmt.Fprintf(w, "  free memory handed back to the host before each run: median %s (%s to %s)\n", megabytes(int64(median(all))), megabytes(int64(all[0])), megabytes(int64(all[len(all)-1])))
+	fmt.Fprintf(w, "  free memory handed back to the host in the gap before each run: median %s (%s to %s)\n", megabytes(int64(median(all))), megabytes(int64(all[0])), megabytes(int64(all[len(all)-1])))
 }
 
 // megabytes is n in megabytes, 0 included.

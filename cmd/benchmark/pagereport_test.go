@@ -101,13 +101,13 @@ func TestReportSaysWhatWasHandedBack(t *testing.T) {
 	report(&out, r)
 	for _, want := range []string{
 		"free page reporting: on (a virtio balloon hands the host free memory in blocks of 2 MB and more",
-		"free memory handed back to the host before each run: median 640 MB (0 MB to 700 MB)",
+		"free memory handed back to the host in the gap before each run: median 640 MB (0 MB to 700 MB)",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
-	if n := strings.Count(out.String(), "handed back to the host before each run"); n != 1 {
+	if n := strings.Count(out.String(), "handed back to the host in the gap before each run"); n != 1 {
 		t.Errorf("the line appears %d times, want once (no-change runs counted nothing)", n)
 	}
 }
