@@ -19,7 +19,8 @@ import (
 // pays the host's faults for its heap, a cost that moves with what the
 // host did with the memory, not with the build (BENCHMARKS.md, session
 // 49). The benchmark says whether the machine reports free pages, and,
-// where the kernel counts them, how much was handed back before each run.
+// where the kernel counts them, how much was handed back in the gap before
+// each timed rebuild.
 
 // sysfs is where the kernel's devices and module parameters are read
 // (a variable for tests).
@@ -90,8 +91,8 @@ func readUint(path string) (uint64, bool) {
 }
 
 // handedBack follows the memory reported to the host between child
-// processes: since marks the end of one, and sinceLast (at the start of
-// the next) is what was reported meanwhile.
+// processes: mark at the end of one, sinceLast at the start of the next
+// gives what was reported meanwhile.
 type handedBack struct {
 	at int64
 	ok bool
@@ -110,7 +111,7 @@ func (h *handedBack) sinceLast() int64 {
 }
 
 // handedNote is what a run's log line says of the memory handed back to
-// the host before it ("" where not known).
+// the host in the gap before it ("" where not known).
 func handedNote(r Run) string {
 	if r.HandedBackBytes == nil {
 		return ""
@@ -143,8 +144,7 @@ func handedBackLine(w io.Writer, s Summary) {
 	if len(all) == 0 {
 		return
 	}
-	slices.Sort(all)
-	fmt.Fprintf(w, "  free memory handed back to the host in the gap before each run: median %s (%s to %s)\n", megabytes(int64(median(all))), megabytes(int64(all[0])), megabytes(int64(all[len(all)-1])))
+	fmt.Fprintf(w, "  free memory handed back to the host in the gap before each run: median %s (%s to %s)\n", megabytes(int64(median(all))), megabytes(int64(slices.Min(all))), megabytes(int64(slices.Max(all))))
 }
 
 // megabytes is n in megabytes, 0 included.

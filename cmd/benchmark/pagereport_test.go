@@ -64,11 +64,12 @@ func TestNoPageReportingWithoutTheFeature(t *testing.T) {
 		{"another device with bit 5", "0x0002", reportingFeatures},
 	} {
 		fakeSysfs(t, c.id, c.features, "9", "100")
-		if p := pageReporting(); p != nil {
+		p := pageReporting()
+		if p != nil {
 			t.Errorf("%s: page reporting %+v", c.name, *p)
 		}
-		if line := pageReportingLine(nil); line != "" {
-			t.Errorf("%s: line %q", c.name, line)
+		if line := pageReportingLine(p); line != "" {
+			t.Errorf("%s: the report says %q", c.name, line)
 		}
 	}
 }

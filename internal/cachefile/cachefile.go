@@ -410,7 +410,7 @@ func (w *SealedWriter) Finish(last ...[]byte) (wrote bool, err error) {
 		if len(w.patches) == 0 && len(w.old) == w.n {
 			return false, nil
 		}
-		if err := w.patch(); err == nil || err != errMoved {
+		if err := w.patch(); err != errMoved {
 			return err == nil, err
 		}
 		w.replay()
